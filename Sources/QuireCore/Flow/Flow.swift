@@ -1,0 +1,356 @@
+/// A loaded, validated `quire.flow/1` document: a paged walkthrough or form.
+///
+/// Built only by `Flow.load` (or decoded through `Codable`, which runs the same validation), so a
+/// `Flow` value is always whole and consistent. Fields are numbered across the flow in document
+/// order; the session works with those numbers, never with id lookups, on its hot paths.
+public struct Flow: Sendable, Equatable {
+    public static let format = "quire.flow/1"
+
+    public let id: String
+    public let title: LocalizedText?
+    public let paging: Paging
+    /// The flow's accessory toolbar; a field's own `accessory` wins over it.
+    public let accessory: [AccessoryItem]?
+    public let pages: [Page]
+    /// Every field of every page, in document order.
+    public let fields: [Field]
+    /// The document the flow was loaded from (snapshots embed it).
+    public let document: JSONValue
+
+    let fieldIndexByID: [String: Int]
+    let pageIndexByID: [String: Int]
+    /// The dependency graph of conditions, in document order (see `Session+Conditions`).
+    let graph: DependencyGraph
+
+    init(
+        id: String, title: LocalizedText?, paging: Paging, accessory: [AccessoryItem]?, pages: [Page],
+        fields: [Field], document: JSONValue
+    ) {
+        self.id = id
+        self.title = title
+        self.paging = paging
+        self.accessory = accessory
+        self.pages = pages
+        self.fields = fields
+        self.document = document
+        var fieldIndex = [String: Int](minimumCapacity: fields.count)
+        for (at, field) in fields.enumerated() { fieldIndex[field.id] = at }
+        fieldIndexByID = fieldIndex
+        var pageIndex = [String: Int](minimumCapacity: pages.count)
+        for (at, page) in pages.enumerated() { pageIndex[page.id] = at }
+        pageIndexByID = pageIndex
+        graph = DependencyGraph(pages: pages, fields: fields)
+    }
+
+    public func fieldIndex(of id: String) -> Int? { fieldIndexByID[id] }
+    public func pageIndex(of id: String) -> Int? { pageIndexByID[id] }
+
+    public static func == (lhs: Flow, rhs: Flow) -> Bool {
+        lhs.id == rhs.id && lhs.paging == rhs.paging && lhs.pages == rhs.pages && lhs.fields == rhs.fields
+            && lhs.title == rhs.title && lhs.accessory == rhs.accessory
+    }
+}
+
+/// `paging`: how pages move (CONTRACT §1–§2).
+public struct Paging: Sendable, Hashable {
+    public enum Gate: String, Sendable, Hashable, CaseIterable {
+        /// Forward moves need the pages they leave or pass over to be valid.
+        case valid
+        /// No gate: every move is allowed.
+        case none
+    }
+
+    public enum IndicatorStyle: String, Sendable, Hashable, CaseIterable {
+        case dots, numbers, none
+    }
+
+    public var wrap = false
+    public var swipe = true
+    public var gate = Gate.valid
+    public var indicatorStyle = IndicatorStyle.dots
+    public var hidesForSinglePage = true
+    public var snapDistance = 0.5
+    public var flingVelocity = 400.0
+    public var animationMs = 250.0
+    public var autoAdvanceMs = 0.0
+
+    public init() {}
+}
+
+/// One page of a flow. Its fields are `flow.fields[fieldRange]`.
+public struct Page: Sendable, Hashable {
+    public let id: String
+    public let title: LocalizedText?
+    public let body: LocalizedText?
+    public let visibleIf: Condition?
+    public let fieldRange: Range<Int>
+}
+
+/// An item of an input accessory toolbar (UIKit's `inputAccessoryView` as a `UIToolbar`).
+public enum AccessoryItem: String, Sendable, Hashable, CaseIterable {
+    case previous, next, flexibleSpace, fixedSpace, done, cancel
+
+    public static let standard: [AccessoryItem] = [.previous, .next, .flexibleSpace, .done]
+}
+
+/// The key a text field's Return acts as (`returnKey`).
+public enum ReturnKey: String, Sendable, Hashable, CaseIterable {
+    case `default`, next, done
+}
+
+/// A wheel of the duration picker.
+public enum DurationComponent: String, Sendable, Hashable, CaseIterable {
+    case hours, minutes, seconds
+}
+
+public struct Field: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case text(TextOptions)
+        case duration(DurationOptions)
+        case choice(ChoiceOptions)
+        case toggle
+
+        public var name: String {
+            switch self {
+            case .text: "text"
+            case .duration: "duration"
+            case .choice: "choice"
+            case .toggle: "toggle"
+            }
+        }
+    }
+
+    public let id: String
+    /// The page the field is on.
+    public let page: Int
+    public let kind: Kind
+    public let label: LocalizedText?
+    /// The value the field starts with (`.null` when the flow gives no `default`).
+    public let defaultValue: FieldValue
+    public let required: Bool
+    public let visibleIf: Condition?
+    public let enabledIf: Condition?
+    public let requiredIf: Condition?
+    public let accessory: [AccessoryItem]?
+
+    /// Text, duration and choice fields can become first responder; toggles never do.
+    public var isEditable: Bool {
+        if case .toggle = kind { return false }
+        return true
+    }
+}
+
+public struct TextOptions: Sendable, Hashable {
+    public var placeholder: LocalizedText?
+    public var minLength: Int?
+    public var maxLength: Int?
+    public var returnKey: ReturnKey = .default
+}
+
+public struct ChoiceOptions: Sendable, Hashable {
+    public struct Option: Sendable, Hashable {
+        public let id: String
+        public let label: LocalizedText?
+    }
+
+    public var options: [Option]
+
+    public func index(of id: String) -> Int? { options.firstIndex { $0.id == id } }
+}
+
+/// A field's value. Choices hold the index of their option; JSON shows its id.
+public enum FieldValue: Sendable, Hashable {
+    case null
+    case text(String)
+    case duration(Int)
+    case choice(Int)
+    case toggle(Bool)
+
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// Set: not null, and not empty text.
+    public var isFilled: Bool {
+        switch self {
+        case .null: false
+        case .text(let text): !text.isEmpty
+        default: true
+        }
+    }
+}
+
+extension Field {
+    /// The value as contract JSON: a string, a number of seconds, an option id, a bool or null.
+    public func json(_ value: FieldValue) -> JSONValue {
+        switch value {
+        case .null: .null
+        case .text(let text): .string(text)
+        case .duration(let seconds): .number(Double(seconds))
+        case .toggle(let on): .bool(on)
+        case .choice(let option):
+            if case .choice(let options) = kind, options.options.indices.contains(option) {
+                .string(options.options[option].id)
+            } else {
+                .null
+            }
+        }
+    }
+
+    /// Reads a value of this field's kind from JSON; nil when it is not one.
+    public func value(from json: JSONValue) -> FieldValue? {
+        switch (kind, json) {
+        case (_, .null): return .null
+        case (.text, .string(let text)): return .text(text)
+        case (.duration, .number): return json.intValue.map(FieldValue.duration)
+        case (.toggle, .bool(let on)): return .toggle(on)
+        case (.choice(let options), .string(let id)): return options.index(of: id).map(FieldValue.choice)
+        default: return nil
+        }
+    }
+}
+
+/// A display string: one text, or texts by BCP 47 language tag.
+public struct LocalizedText: Sendable, Hashable {
+    /// (tag, text) in document order; a plain string has the single tag "".
+    public let entries: [(tag: String, text: String)]
+
+    public init(_ text: String) { entries = [("", text)] }
+    public init(entries: [(tag: String, text: String)]) { self.entries = entries }
+
+    /// Fallback: the exact tag, then shorter prefixes of it (`ja-JP` → `ja`), then `en`, then the first.
+    public func resolve(_ locale: String) -> String {
+        if entries.count == 1 { return entries[0].text }
+        var tag = locale.lowercased()
+        while !tag.isEmpty {
+            if let hit = entries.first(where: { $0.tag.lowercased() == tag }) { return hit.text }
+            guard let dash = tag.lastIndex(of: "-") else { break }
+            tag = String(tag[..<dash])
+        }
+        if let english = entries.first(where: { $0.tag.lowercased() == "en" }) { return english.text }
+        return entries.first?.text ?? ""
+    }
+
+    public static func == (lhs: LocalizedText, rhs: LocalizedText) -> Bool {
+        lhs.entries.elementsEqual(rhs.entries) { $0.tag == $1.tag && $0.text == $1.text }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for entry in entries {
+            hasher.combine(entry.tag)
+            hasher.combine(entry.text)
+        }
+    }
+}
+
+/// A condition over earlier answers (`visibleIf`, `enabledIf`, `requiredIf`), compiled to field numbers.
+public indirect enum Condition: Sendable, Hashable {
+    case equals(field: Int, FieldValue)
+    case notEquals(field: Int, FieldValue)
+    case oneOf(field: Int, [FieldValue])
+    case greaterThan(field: Int, Double)
+    case lessThan(field: Int, Double)
+    case filled(field: Int, Bool)
+    case all([Condition])
+    case any([Condition])
+    case not(Condition)
+
+    /// Calls `body` with every field the condition names.
+    func forEachField(_ body: (Int) -> Void) {
+        switch self {
+        case .equals(let field, _), .notEquals(let field, _), .oneOf(let field, _), .greaterThan(let field, _),
+            .lessThan(let field, _), .filled(let field, _):
+            body(field)
+        case .all(let conditions), .any(let conditions):
+            for condition in conditions { condition.forEachField(body) }
+        case .not(let condition):
+            condition.forEachField(body)
+        }
+    }
+
+    /// Evaluates against the effective value of each field (`.null` for a hidden field).
+    func evaluate(_ value: (Int) -> FieldValue) -> Bool {
+        switch self {
+        case .equals(let field, let expected):
+            let actual = value(field)
+            return !actual.isNull && actual == expected
+        case .notEquals(let field, let expected):
+            return value(field) != expected
+        case .oneOf(let field, let options):
+            let actual = value(field)
+            return !actual.isNull && options.contains(actual)
+        case .greaterThan(let field, let bound):
+            if case .duration(let seconds) = value(field) { return Double(seconds) > bound }
+            return false
+        case .lessThan(let field, let bound):
+            if case .duration(let seconds) = value(field) { return Double(seconds) < bound }
+            return false
+        case .filled(let field, let filled):
+            return value(field).isFilled == filled
+        case .all(let conditions):
+            return conditions.allSatisfy { $0.evaluate(value) }
+        case .any(let conditions):
+            return conditions.contains { $0.evaluate(value) }
+        case .not(let condition):
+            return !condition.evaluate(value)
+        }
+    }
+}
+
+/// Which conditions must be evaluated again when a field's effective value changes.
+///
+/// Nodes are pages and fields in document order (a page before its fields). Conditions name only
+/// earlier fields, so the graph is acyclic and evaluating dirty nodes in node order is enough.
+struct DependencyGraph: Sendable, Equatable {
+    /// Node number of each page and field.
+    let pageNode: [Int32]
+    let fieldNode: [Int32]
+    /// For each node: a page (`>= 0`: page index) or a field (`< 0`: `-1 - field index`).
+    let nodeItem: [Int32]
+    /// Dependents of each field, as node numbers (CSR layout: `dependents[start[f]..<start[f+1]]`).
+    let dependentStart: [Int32]
+    let dependents: [Int32]
+
+    init(pages: [Page], fields: [Field]) {
+        var pageNode = [Int32](repeating: 0, count: pages.count)
+        var fieldNode = [Int32](repeating: 0, count: fields.count)
+        var nodeItem: [Int32] = []
+        nodeItem.reserveCapacity(pages.count + fields.count)
+        for (pageIndex, page) in pages.enumerated() {
+            pageNode[pageIndex] = Int32(nodeItem.count)
+            nodeItem.append(Int32(pageIndex))
+            for field in page.fieldRange {
+                fieldNode[field] = Int32(nodeItem.count)
+                nodeItem.append(-1 - Int32(field))
+            }
+        }
+        var lists = [[Int32]](repeating: [], count: fields.count)
+        func add(_ condition: Condition?, node: Int32) {
+            condition?.forEachField { field in
+                if lists[field].last != node { lists[field].append(node) }
+            }
+        }
+        for (pageIndex, page) in pages.enumerated() {
+            add(page.visibleIf, node: pageNode[pageIndex])
+            for field in page.fieldRange {
+                add(fields[field].visibleIf, node: fieldNode[field])
+                add(fields[field].enabledIf, node: fieldNode[field])
+                add(fields[field].requiredIf, node: fieldNode[field])
+            }
+        }
+        var start: [Int32] = [0]
+        var flat: [Int32] = []
+        for list in lists {
+            flat.append(contentsOf: list)
+            start.append(Int32(flat.count))
+        }
+        self.pageNode = pageNode
+        self.fieldNode = fieldNode
+        self.nodeItem = nodeItem
+        self.dependentStart = start
+        self.dependents = flat
+    }
+
+    var nodeCount: Int { nodeItem.count }
+}

@@ -1,0 +1,594 @@
+import Foundation
+
+extension Flow {
+    /// Caps on what a flow may hold, beyond the JSON caps.
+    public static let maxPages = 100_000
+    public static let maxFields = 100_000
+    public static let maxOptions = 10_000
+    public static let maxTextLength = 100_000
+
+    /// Loads and validates a flow file. A bad flow is rejected whole with every problem listed.
+    public static func load(contentsOf path: String, limits: JSONLimits = .default) throws(DocumentError) -> Flow {
+        let bytes = try readDocument(path, limits: limits)
+        return try load(bytes: bytes, file: path, limits: limits)
+    }
+
+    /// Loads and validates a flow from UTF-8 bytes; `file` names it in diagnostics.
+    public static func load(bytes: [UInt8], file: String = "<flow>", limits: JSONLimits = .default) throws(DocumentError)
+        -> Flow
+    {
+        let (value, reader) = try DocumentReader.parse(file: file, bytes: bytes, limits: limits)
+        var document = reader
+        let flow = load(value, at: .root, reader: &document)
+        try document.finish()
+        guard let flow else { throw DocumentError(document.diagnostics()) }
+        return flow
+    }
+
+    public static func load(json text: String, file: String = "<flow>") throws(DocumentError) -> Flow {
+        try load(bytes: Array(text.utf8), file: file)
+    }
+
+    /// Validates the flow object found at `path` of a document being read (a flow file, or a
+    /// script's inline flow). Problems go to `reader`; returns nil when there were any.
+    public static func load(_ value: JSONValue, at path: JSONPath, reader: inout DocumentReader) -> Flow? {
+        var loader = FlowLoader(reader: reader)
+        let flow = loader.flow(value, at: path)
+        reader = loader.reader
+        return loader.reader.hasProblems ? nil : flow
+    }
+
+    /// Reads a file whole, with a clear error when it cannot be read or is too large.
+    public static func readDocument(_ path: String, limits: JSONLimits = .default) throws(DocumentError) -> [UInt8] {
+        let unreadable = { (message: String) in
+            DocumentError([Diagnostic(file: path, position: SourcePosition(line: 1, column: 1), path: .root, message: message)])
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw unreadable("cannot read the file: it does not exist")
+        }
+        if isDirectory.boolValue { throw unreadable("cannot read the file: it is a directory") }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limits.documentBytes {
+            throw unreadable("the document is \(size) bytes; the limit is \(limits.documentBytes)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw unreadable("cannot read the file: permission denied or an I/O error")
+        }
+        return [UInt8](data)
+    }
+}
+
+/// Walks a flow document, checking everything CONTRACT §1 requires, collecting every problem.
+struct FlowLoader {
+    var reader: DocumentReader
+
+    /// What the loader knows about each field id declared anywhere in the flow (a pre-pass), so a
+    /// condition can tell "unknown" from "looks ahead".
+    struct Declared {
+        var page: Int
+        var ordinal: Int
+    }
+    var declared: [String: Declared] = [:]
+    /// The ordinal of each page's first field (fields before it are on earlier pages).
+    var pageStartOrdinal: [Int] = []
+    /// Fields built so far, by id (conditions may name only these).
+    var built: [String: (index: Int, field: Field)] = [:]
+
+    init(reader: DocumentReader) {
+        self.reader = reader
+    }
+
+    static let topKeys = ["format", "id", "title", "paging", "accessory", "pages"]
+    static let pagingKeys = [
+        "wrap", "swipe", "gate", "indicator", "snapDistance", "flingVelocity", "animationMs", "autoAdvanceMs",
+    ]
+    static let pageKeys = ["id", "title", "body", "visibleIf", "fields"]
+    static let commonFieldKeys = [
+        "id", "kind", "label", "default", "required", "visibleIf", "enabledIf", "requiredIf", "accessory",
+    ]
+    static let kindKeys: [String: [String]] = [
+        "text": ["placeholder", "minLength", "maxLength", "returnKey"],
+        "duration": ["components", "minuteInterval", "min", "max"],
+        "choice": ["options"],
+        "toggle": [],
+    ]
+    static let reservedFieldIDs: Set<String> = ["background"]
+
+    mutating func flow(_ value: JSONValue, at path: JSONPath) -> Flow? {
+        guard let object = reader.object(value, at: path, what: "a flow") else { return nil }
+        reader.checkKeys(object, at: path, allowed: Self.topKeys, required: ["format", "id", "pages"], what: "the flow")
+
+        if let format = object["format"] {
+            if let text = reader.string(format, at: path + "format", what: "format") {
+                if text != Flow.format {
+                    if text.hasPrefix("quire.flow/") {
+                        reader.error(
+                            path + "format",
+                            "unknown format version '\(text)'; this Quire reads '\(Flow.format)'")
+                    } else {
+                        reader.error(path + "format", "format must be '\(Flow.format)', not '\(text)'")
+                    }
+                }
+            }
+        }
+        let id = object["id"].flatMap { identifier($0, at: path + "id", what: "the flow id") }
+        let title = object["title"].flatMap { localized($0, at: path + "title", what: "title") }
+        let paging = object["paging"].map { self.paging($0, at: path + "paging") } ?? Paging()
+        let accessory = object["accessory"].flatMap { accessoryItems($0, at: path + "accessory") }
+
+        var pages: [Page] = []
+        var fields: [Field] = []
+        if let pagesValue = object["pages"], let list = reader.array(pagesValue, at: path + "pages", what: "pages") {
+            if list.isEmpty { reader.error(path + "pages", "a flow needs at least one page") }
+            if list.count > Flow.maxPages { reader.error(path + "pages", "a flow has at most \(Flow.maxPages) pages") }
+            declareFields(list, at: path + "pages")
+            var pageIDs: [String: Int] = [:]
+            for (pageIndex, pageValue) in list.prefix(Flow.maxPages).enumerated() {
+                let pagePath = path + "pages" + pageIndex
+                if let page = page(pageValue, at: pagePath, index: pageIndex, fields: &fields) {
+                    if pageIDs[page.id] != nil {
+                        reader.error(pagePath + "id", "duplicate page id '\(page.id)' (page \(pageIDs[page.id]!) has it too)")
+                    } else {
+                        pageIDs[page.id] = pageIndex
+                    }
+                    pages.append(page)
+                }
+            }
+        }
+        guard !reader.hasProblems, let id else { return nil }
+        return Flow(id: id, title: title, paging: paging, accessory: accessory, pages: pages, fields: fields, document: value)
+    }
+
+    /// Pre-pass: every field id with its page and document ordinal; duplicates are reported here.
+    mutating func declareFields(_ pages: [JSONValue], at path: JSONPath) {
+        var ordinal = 0
+        for (pageIndex, page) in pages.enumerated() {
+            pageStartOrdinal.append(ordinal)
+            guard case .array(let fields)? = page["fields"] else { continue }
+            for (fieldIndex, field) in fields.enumerated() {
+                defer { ordinal += 1 }
+                guard case .string(let id)? = field["id"] else { continue }
+                if let earlier = declared[id] {
+                    reader.error(
+                        path + pageIndex + "fields" + fieldIndex + "id",
+                        "duplicate field id '\(id)' (field ids are unique in the flow; page \(earlier.page) has it too)")
+                } else {
+                    declared[id] = Declared(page: pageIndex, ordinal: ordinal)
+                }
+            }
+        }
+    }
+
+    // MARK: Pieces
+
+    mutating func identifier(_ value: JSONValue, at path: JSONPath, what: String) -> String? {
+        guard let text = reader.string(value, at: path, what: what) else { return nil }
+        let valid =
+            !text.isEmpty && text.utf8.count <= 64
+            && text.utf8.allSatisfy { byte in
+                (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 46
+                    || byte == 95 || byte == 45
+            }
+        guard valid else {
+            reader.error(path, "\(what) '\(text)' must be 1 to 64 characters from A-Z a-z 0-9 . _ -")
+            return nil
+        }
+        return text
+    }
+
+    mutating func localized(_ value: JSONValue, at path: JSONPath, what: String) -> LocalizedText? {
+        switch value {
+        case .string(let text):
+            return LocalizedText(text)
+        case .object(let object):
+            if object.isEmpty {
+                reader.error(path, "\(what) needs at least one language")
+                return nil
+            }
+            var entries: [(tag: String, text: String)] = []
+            for (tag, text) in object {
+                if !Self.isLanguageTag(tag) {
+                    reader.error(path + tag, "'\(tag)' is not a BCP 47 language tag such as 'en' or 'ja-JP'", onKey: true)
+                }
+                if let text = reader.string(text, at: path + tag, what: "\(what) in '\(tag)'") {
+                    entries.append((tag, text))
+                }
+            }
+            return LocalizedText(entries: entries)
+        default:
+            reader.error(path, "\(what) must be a string or an object of language tags to strings, not \(value.typeName)")
+            return nil
+        }
+    }
+
+    static func isLanguageTag(_ tag: String) -> Bool {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            return false
+        }
+        return parts.dropFirst().allSatisfy { part in
+            (1...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+    }
+
+    mutating func paging(_ value: JSONValue, at path: JSONPath) -> Paging {
+        var paging = Paging()
+        guard let object = reader.object(value, at: path, what: "paging") else { return paging }
+        reader.checkKeys(object, at: path, allowed: Self.pagingKeys, what: "paging")
+        if let v = object["wrap"], let b = reader.bool(v, at: path + "wrap", what: "wrap") { paging.wrap = b }
+        if let v = object["swipe"], let b = reader.bool(v, at: path + "swipe", what: "swipe") { paging.swipe = b }
+        if let v = object["gate"], let text = reader.string(v, at: path + "gate", what: "gate") {
+            if let gate = Paging.Gate(rawValue: text) {
+                paging.gate = gate
+            } else {
+                reader.error(path + "gate", "gate must be 'valid' or 'none', not '\(text)'")
+            }
+        }
+        if let v = object["indicator"], let indicator = reader.object(v, at: path + "indicator", what: "indicator") {
+            let at = path + "indicator"
+            reader.checkKeys(indicator, at: at, allowed: ["style", "hidesForSinglePage"], what: "the indicator")
+            if let v = indicator["style"], let text = reader.string(v, at: at + "style", what: "style") {
+                if let style = Paging.IndicatorStyle(rawValue: text) {
+                    paging.indicatorStyle = style
+                } else {
+                    reader.error(at + "style", "style must be 'dots', 'numbers' or 'none', not '\(text)'")
+                }
+            }
+            if let v = indicator["hidesForSinglePage"],
+                let b = reader.bool(v, at: at + "hidesForSinglePage", what: "hidesForSinglePage")
+            {
+                paging.hidesForSinglePage = b
+            }
+        }
+        if let v = object["snapDistance"],
+            let n = reader.number(v, at: path + "snapDistance", what: "snapDistance", in: 0.01...1)
+        {
+            paging.snapDistance = n
+        }
+        if let v = object["flingVelocity"],
+            let n = reader.number(v, at: path + "flingVelocity", what: "flingVelocity", in: 1...100_000)
+        {
+            paging.flingVelocity = n
+        }
+        if let v = object["animationMs"],
+            let n = reader.integer(v, at: path + "animationMs", what: "animationMs", in: 0...10_000)
+        {
+            paging.animationMs = Double(n)
+        }
+        if let v = object["autoAdvanceMs"],
+            let n = reader.integer(v, at: path + "autoAdvanceMs", what: "autoAdvanceMs", in: 0...3_600_000)
+        {
+            if n > 0 && n < 100 {
+                reader.error(path + "autoAdvanceMs", "autoAdvanceMs must be 0 (off) or at least 100, not \(n)")
+            }
+            paging.autoAdvanceMs = Double(n)
+        }
+        return paging
+    }
+
+    mutating func accessoryItems(_ value: JSONValue, at path: JSONPath) -> [AccessoryItem]? {
+        guard let list = reader.array(value, at: path, what: "accessory") else { return nil }
+        var items: [AccessoryItem] = []
+        let names = AccessoryItem.allCases.map(\.rawValue)
+        for (at, entry) in list.enumerated() {
+            guard let name = reader.string(entry, at: path + at, what: "an accessory item") else { continue }
+            guard let item = AccessoryItem(rawValue: name) else {
+                var message = "unknown accessory item '\(name)'; items are \(names.joined(separator: ", "))"
+                if let near = DocumentReader.closest(to: name, in: names) { message = "unknown accessory item '\(name)'; did you mean '\(near)'?" }
+                reader.error(path + at, message)
+                continue
+            }
+            if item != .flexibleSpace && item != .fixedSpace && items.contains(item) {
+                reader.error(path + at, "accessory item '\(name)' appears twice")
+                continue
+            }
+            items.append(item)
+        }
+        return items
+    }
+
+    mutating func page(_ value: JSONValue, at path: JSONPath, index: Int, fields: inout [Field]) -> Page? {
+        guard let object = reader.object(value, at: path, what: "a page") else { return nil }
+        reader.checkKeys(object, at: path, allowed: Self.pageKeys, required: ["id"], what: "a page")
+        let id = object["id"].flatMap { identifier($0, at: path + "id", what: "the page id") }
+        let title = object["title"].flatMap { localized($0, at: path + "title", what: "title") }
+        let body = object["body"].flatMap { localized($0, at: path + "body", what: "body") }
+        let scope = Scope(page: index, ordinal: declaredOrdinalOfPage(index), what: "a page's condition")
+        let visibleIf = object["visibleIf"].flatMap { condition($0, at: path + "visibleIf", scope: scope) }
+        let start = fields.count
+        if let fieldsValue = object["fields"], let list = reader.array(fieldsValue, at: path + "fields", what: "fields") {
+            for (at, fieldValue) in list.enumerated() {
+                if fields.count >= Flow.maxFields {
+                    reader.error(path + "fields" + at, "a flow has at most \(Flow.maxFields) fields")
+                    break
+                }
+                if let field = field(fieldValue, at: path + "fields" + at, page: index, index: fields.count) {
+                    built[field.id] = (fields.count, field)
+                    fields.append(field)
+                }
+            }
+        }
+        guard let id else { return nil }
+        return Page(id: id, title: title, body: body, visibleIf: visibleIf, fieldRange: start..<fields.count)
+    }
+
+    /// The ordinal of the first field of page `index` (fields before it are all on earlier pages).
+    func declaredOrdinalOfPage(_ index: Int) -> Int {
+        index < pageStartOrdinal.count ? pageStartOrdinal[index] : 0
+    }
+
+    struct Scope {
+        /// Conditions may name fields declared before this ordinal.
+        var page: Int
+        var ordinal: Int
+        var what: String
+    }
+
+    mutating func field(_ value: JSONValue, at path: JSONPath, page: Int, index: Int) -> Field? {
+        guard let object = reader.object(value, at: path, what: "a field") else { return nil }
+        let kindName = object["kind"].flatMap { reader.string($0, at: path + "kind", what: "kind") }
+        let kindKeys = kindName.flatMap { Self.kindKeys[$0] }
+        if let kindName, kindKeys == nil {
+            reader.error(path + "kind", "unknown field kind '\(kindName)'; kinds are text, duration, choice, toggle")
+        }
+        // Keys of another kind get a message that names the kind they belong to.
+        for key in object.keys where !Self.commonFieldKeys.contains(key) && !(kindKeys ?? []).contains(key) {
+            if let kindName, kindKeys != nil,
+                let owner = Self.kindKeys.first(where: { $0.value.contains(key) })?.key
+            {
+                reader.error(path + key, "'\(key)' belongs to \(owner) fields, not \(kindName) fields", onKey: true)
+            } else if kindKeys != nil || kindName == nil {
+                var message = "unknown key '\(key)' in a field"
+                if let near = DocumentReader.closest(to: key, in: Self.commonFieldKeys + (kindKeys ?? [])) {
+                    message += "; did you mean '\(near)'?"
+                }
+                reader.error(path + key, message, onKey: true)
+            }
+        }
+        if object["id"] == nil { reader.error(path, "a field is missing the required key 'id'") }
+        if object["kind"] == nil { reader.error(path, "a field is missing the required key 'kind'") }
+
+        let id = object["id"].flatMap { identifier($0, at: path + "id", what: "the field id") }
+        if let id, Self.reservedFieldIDs.contains(id) {
+            reader.error(path + "id", "the field id '\(id)' is reserved for taps on the page background")
+        }
+        let label = object["label"].flatMap { localized($0, at: path + "label", what: "label") }
+        let required = object["required"].flatMap { reader.bool($0, at: path + "required", what: "required") } ?? false
+        let ordinal = id.flatMap { declared[$0]?.ordinal } ?? Int.max
+        let scope = Scope(page: page, ordinal: ordinal, what: "a field's condition")
+        let visibleIf = object["visibleIf"].flatMap { condition($0, at: path + "visibleIf", scope: scope) }
+        let enabledIf = object["enabledIf"].flatMap { condition($0, at: path + "enabledIf", scope: scope) }
+        let requiredIf = object["requiredIf"].flatMap { condition($0, at: path + "requiredIf", scope: scope) }
+        let accessory = object["accessory"].flatMap { accessoryItems($0, at: path + "accessory") }
+
+        var kind: Field.Kind?
+        var defaultValue = FieldValue.null
+        switch kindName {
+        case "text":
+            var options = TextOptions()
+            options.placeholder = object["placeholder"].flatMap { localized($0, at: path + "placeholder", what: "placeholder") }
+            options.minLength = object["minLength"].flatMap {
+                reader.integer($0, at: path + "minLength", what: "minLength", in: 0...Flow.maxTextLength)
+            }
+            options.maxLength = object["maxLength"].flatMap {
+                reader.integer($0, at: path + "maxLength", what: "maxLength", in: 1...Flow.maxTextLength)
+            }
+            if let minLength = options.minLength, let maxLength = options.maxLength, minLength > maxLength {
+                reader.error(path + "minLength", "minLength \(minLength) is greater than maxLength \(maxLength)")
+            }
+            if let v = object["returnKey"], let text = reader.string(v, at: path + "returnKey", what: "returnKey") {
+                if let key = ReturnKey(rawValue: text) {
+                    options.returnKey = key
+                } else {
+                    reader.error(path + "returnKey", "returnKey must be 'default', 'next' or 'done', not '\(text)'")
+                }
+            }
+            if let v = object["default"], let text = reader.string(v, at: path + "default", what: "a text field's default") {
+                if let maxLength = options.maxLength, text.count > maxLength {
+                    reader.error(path + "default", "the default is \(text.count) characters; maxLength is \(maxLength)")
+                }
+                defaultValue = .text(text)
+            }
+            kind = .text(options)
+        case "duration":
+            var options = DurationOptions()
+            if let v = object["components"], let list = reader.array(v, at: path + "components", what: "components") {
+                let names = list.compactMap(\.stringValue)
+                if names == ["hours", "minutes"] {
+                    options.components = [.hours, .minutes]
+                } else if names == ["hours", "minutes", "seconds"] {
+                    options.components = [.hours, .minutes, .seconds]
+                } else {
+                    reader.error(
+                        path + "components",
+                        "components must be [\"hours\",\"minutes\"] or [\"hours\",\"minutes\",\"seconds\"]")
+                }
+            }
+            if let v = object["minuteInterval"],
+                let n = reader.integer(v, at: path + "minuteInterval", what: "minuteInterval", in: 1...30)
+            {
+                if 60 % n == 0 {
+                    options.minuteInterval = n
+                } else {
+                    reader.error(path + "minuteInterval", "minuteInterval \(n) does not divide 60 (use 1, 2, 3, 4, 5, 6, 10, 12, 15, 20 or 30)")
+                }
+            }
+            var rangeOK = true
+            if let v = object["min"] {
+                if let n = reader.integer(v, at: path + "min", what: "min", in: 0...86_399) { options.min = n } else { rangeOK = false }
+            }
+            if let v = object["max"] {
+                if let n = reader.integer(v, at: path + "max", what: "max", in: 0...86_399) { options.max = n } else { rangeOK = false }
+            }
+            if rangeOK {
+                if options.min > options.max {
+                    reader.error(path + (object["min"] != nil ? "min" : "max"), "min \(options.min) is greater than max \(options.max)")
+                } else if options.snappedMin > options.clampedMax || options.representable(atLeast: options.min) == nil {
+                    reader.error(
+                        path + (object["min"] != nil ? "min" : "max"),
+                        "no value from min \(options.min) to max \(options.max) can be shown by the wheels (minuteInterval \(options.minuteInterval))")
+                }
+            }
+            if let v = object["default"] {
+                if let n = reader.integer(v, at: path + "default", what: "a duration's default (seconds)", in: 0...86_399) {
+                    if rangeOK && (n < options.min || n > options.max) {
+                        reader.error(path + "default", "the default \(n) is outside min \(options.min) to max \(options.max)")
+                    } else if !options.isRepresentable(n) {
+                        reader.error(
+                            path + "default",
+                            "the default \(n) cannot be shown by the wheels (minuteInterval \(options.minuteInterval)\(options.hasSeconds ? "" : ", no seconds wheel"))")
+                    }
+                    defaultValue = .duration(n)
+                }
+            }
+            kind = .duration(options)
+        case "choice":
+            var options = ChoiceOptions(options: [])
+            if let v = object["options"], let list = reader.array(v, at: path + "options", what: "options") {
+                if list.isEmpty { reader.error(path + "options", "a choice needs at least one option") }
+                if list.count > Flow.maxOptions { reader.error(path + "options", "a choice has at most \(Flow.maxOptions) options") }
+                for (at, entry) in list.prefix(Flow.maxOptions).enumerated() {
+                    let optionPath = path + "options" + at
+                    guard let option = reader.object(entry, at: optionPath, what: "an option") else { continue }
+                    reader.checkKeys(option, at: optionPath, allowed: ["id", "label"], required: ["id"], what: "an option")
+                    guard let optionID = option["id"].flatMap({ identifier($0, at: optionPath + "id", what: "the option id") })
+                    else { continue }
+                    let label = option["label"].flatMap { localized($0, at: optionPath + "label", what: "label") }
+                    if options.index(of: optionID) != nil {
+                        reader.error(optionPath + "id", "duplicate option id '\(optionID)'")
+                        continue
+                    }
+                    options.options.append(.init(id: optionID, label: label))
+                }
+            } else if object["options"] == nil {
+                reader.error(path, "a choice field is missing the required key 'options'")
+            }
+            if let v = object["default"], let text = reader.string(v, at: path + "default", what: "a choice's default") {
+                if let at = options.index(of: text) {
+                    defaultValue = .choice(at)
+                } else {
+                    reader.error(
+                        path + "default",
+                        "the default '\(text)' is not an option (options: \(options.options.map(\.id).joined(separator: ", ")))")
+                }
+            }
+            kind = .choice(options)
+        case "toggle":
+            if let v = object["default"], let b = reader.bool(v, at: path + "default", what: "a toggle's default") {
+                defaultValue = .toggle(b)
+            }
+            kind = .toggle
+        default:
+            break
+        }
+        guard let id, let kind else { return nil }
+        return Field(
+            id: id, page: page, kind: kind, label: label, defaultValue: defaultValue, required: required,
+            visibleIf: visibleIf, enabledIf: enabledIf, requiredIf: requiredIf, accessory: accessory)
+    }
+
+    // MARK: Conditions
+
+    static let comparisonKeys = ["equals", "notEquals", "in", "greaterThan", "lessThan", "filled"]
+
+    mutating func condition(_ value: JSONValue, at path: JSONPath, scope: Scope) -> Condition? {
+        guard let object = reader.object(value, at: path, what: "a condition") else { return nil }
+        if object["all"] != nil || object["any"] != nil {
+            let key = object["all"] != nil ? "all" : "any"
+            reader.checkKeys(object, at: path, allowed: [key], what: "an '\(key)' condition")
+            guard let list = reader.array(object[key]!, at: path + key, what: "'\(key)'") else { return nil }
+            if list.isEmpty {
+                reader.error(path + key, "'\(key)' needs at least one condition")
+                return nil
+            }
+            var parts: [Condition] = []
+            for (at, part) in list.enumerated() {
+                if let condition = condition(part, at: path + key + at, scope: scope) { parts.append(condition) }
+            }
+            guard parts.count == list.count else { return nil }
+            return key == "all" ? .all(parts) : .any(parts)
+        }
+        if let inner = object["not"] {
+            reader.checkKeys(object, at: path, allowed: ["not"], what: "a 'not' condition")
+            return condition(inner, at: path + "not", scope: scope).map(Condition.not)
+        }
+        guard let fieldValue = object["field"] else {
+            reader.error(
+                path, "a condition needs 'field' with one of \(Self.comparisonKeys.joined(separator: ", ")), or 'all', 'any' or 'not'")
+            return nil
+        }
+        reader.checkKeys(object, at: path, allowed: ["field"] + Self.comparisonKeys, what: "a condition")
+        let operators = object.keys.filter { Self.comparisonKeys.contains($0) }
+        guard operators.count == 1, let op = operators.first else {
+            reader.error(
+                path,
+                operators.isEmpty
+                    ? "a condition on a field needs one of \(Self.comparisonKeys.joined(separator: ", "))"
+                    : "a condition has one comparison, not \(operators.joined(separator: " and "))")
+            return nil
+        }
+        guard let name = reader.string(fieldValue, at: path + "field", what: "'field'") else { return nil }
+        guard let declaredField = declared[name] else {
+            var message = "the condition names the unknown field '\(name)'"
+            if let near = DocumentReader.closest(to: name, in: Array(declared.keys).sorted()) { message += "; did you mean '\(near)'?" }
+            reader.error(path + "field", message)
+            return nil
+        }
+        guard declaredField.ordinal < scope.ordinal else {
+            reader.error(
+                path + "field",
+                "the condition looks ahead: '\(name)' is not answered before this point (\(scope.what) may name fields of earlier pages\(scope.what.hasPrefix("a field") ? " or earlier on its own page" : " only"))")
+            return nil
+        }
+        guard let (index, field) = built[name] else { return nil }  // that field had problems of its own
+        let operand = object[op]!
+        let operandPath = path + op
+        switch op {
+        case "filled":
+            guard let filled = reader.bool(operand, at: operandPath, what: "'filled'") else { return nil }
+            return .filled(field: index, filled)
+        case "greaterThan", "lessThan":
+            guard case .duration = field.kind else {
+                reader.error(operandPath, "'\(op)' compares durations; '\(name)' is a \(field.kind.name) field")
+                return nil
+            }
+            guard let bound = reader.number(operand, at: operandPath, what: "'\(op)'", in: -1e9...1e9) else { return nil }
+            return op == "greaterThan" ? .greaterThan(field: index, bound) : .lessThan(field: index, bound)
+        case "in":
+            guard let list = reader.array(operand, at: operandPath, what: "'in'") else { return nil }
+            if list.isEmpty {
+                reader.error(operandPath, "'in' needs at least one value")
+                return nil
+            }
+            var values: [FieldValue] = []
+            for (at, item) in list.enumerated() {
+                if let value = comparable(item, at: operandPath + at, field: field, name: name) { values.append(value) }
+            }
+            return values.count == list.count ? .oneOf(field: index, values) : nil
+        default:
+            guard let value = comparable(operand, at: operandPath, field: field, name: name) else { return nil }
+            return op == "equals" ? .equals(field: index, value) : .notEquals(field: index, value)
+        }
+    }
+
+    /// A value a condition compares a field with: of the field's kind (an option id for choices).
+    mutating func comparable(_ value: JSONValue, at path: JSONPath, field: Field, name: String) -> FieldValue? {
+        if case .null = value {
+            reader.error(path, "compare with null through {\"field\": \"\(name)\", \"filled\": false}")
+            return nil
+        }
+        if let converted = field.value(from: value) { return converted }
+        switch field.kind {
+        case .choice(let options):
+            if case .string(let text) = value {
+                reader.error(path, "'\(text)' is not an option of '\(name)' (options: \(options.options.map(\.id).joined(separator: ", ")))")
+            } else {
+                reader.error(path, "'\(name)' is a choice; compare it with an option id, not \(value.typeName)")
+            }
+        case .text: reader.error(path, "'\(name)' is a text field; compare it with a string, not \(value.typeName)")
+        case .duration: reader.error(path, "'\(name)' is a duration; compare it with a whole number of seconds, not \(value)")
+        case .toggle: reader.error(path, "'\(name)' is a toggle; compare it with true or false, not \(value.typeName)")
+        }
+        return nil
+    }
+}

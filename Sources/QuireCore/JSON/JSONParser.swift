@@ -1,0 +1,441 @@
+/// Size caps for documents read by Quire, so a hostile or broken file costs bounded memory and stack.
+public struct JSONLimits: Sendable, Hashable {
+    /// The largest document, in bytes.
+    public var documentBytes: Int
+    /// The deepest nesting of arrays and objects.
+    public var depth: Int
+    /// The longest string, in UTF-8 bytes after unescaping.
+    public var stringBytes: Int
+
+    public init(documentBytes: Int = 16 << 20, depth: Int = 64, stringBytes: Int = 64 << 10) {
+        self.documentBytes = documentBytes
+        self.depth = depth
+        self.stringBytes = stringBytes
+    }
+
+    public static let `default` = JSONLimits()
+}
+
+/// A syntax error: where (byte offset, path) and why. Fatal for the document.
+public struct JSONSyntaxError: Error, Sendable, Hashable {
+    public var offset: Int
+    public var path: JSONPath
+    public var message: String
+}
+
+/// A strict RFC 8259 parser over UTF-8 bytes that knows where everything is.
+///
+/// The fast path builds a `JSONValue` and remembers nothing about positions. When a later stage
+/// finds a problem at some JSON path, `locate` parses again and records the offsets of every key
+/// and value, so reporting `line:column` costs nothing unless there is something to report.
+public struct JSONParser {
+    public struct Result: Sendable {
+        public var value: JSONValue
+        /// Keys that appeared twice in one object (the first value is kept).
+        public var duplicateKeys: [(offset: Int, path: JSONPath)]
+    }
+
+    /// Where a value (and, for object members, its key) starts.
+    public struct Locations: Sendable {
+        public var values: [JSONPath: Int] = [:]
+        public var keys: [JSONPath: Int] = [:]
+
+        /// The offset of the value at `path`, or of the nearest enclosing value that exists.
+        public func valueOffset(_ path: JSONPath) -> Int {
+            var path = path
+            while true {
+                if let offset = values[path] { return offset }
+                if path.components.isEmpty { return 0 }
+                path = JSONPath(components: Array(path.components.dropLast()))
+            }
+        }
+
+        /// The offset of the key of the member at `path`, else of its value.
+        public func keyOffset(_ path: JSONPath) -> Int {
+            keys[path] ?? valueOffset(path)
+        }
+    }
+
+    public static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws(JSONSyntaxError) -> Result {
+        if bytes.count > limits.documentBytes {
+            throw JSONSyntaxError(
+                offset: 0, path: .root,
+                message: "the document is \(bytes.count) bytes; the limit is \(limits.documentBytes)")
+        }
+        var parser = Machine(bytes: bytes, limits: limits, recording: false)
+        let value = try parser.parseDocument()
+        return Result(value: value, duplicateKeys: parser.duplicates)
+    }
+
+    public static func parse(_ text: String, limits: JSONLimits = .default) throws(JSONSyntaxError) -> Result {
+        try parse(Array(text.utf8), limits: limits)
+    }
+
+    /// Parses again recording every offset. Only for documents that parsed before.
+    public static func locate(_ bytes: [UInt8], limits: JSONLimits = .default) -> Locations {
+        var parser = Machine(bytes: bytes, limits: limits, recording: true)
+        _ = try? parser.parseDocument()
+        return parser.locations
+    }
+
+    fileprivate struct Machine {
+        let bytes: [UInt8]
+        let limits: JSONLimits
+        let recording: Bool
+        var at = 0
+        var depth = 0
+        var path: [JSONPath.Component] = []
+        var duplicates: [(offset: Int, path: JSONPath)] = []
+        var locations = Locations()
+        var scratch: [UInt8] = []
+
+        init(bytes: [UInt8], limits: JSONLimits, recording: Bool) {
+            self.bytes = bytes
+            self.limits = limits
+            self.recording = recording
+        }
+
+        func fail(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
+            JSONSyntaxError(offset: offset ?? at, path: JSONPath(components: path), message: message)
+        }
+
+        mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+            // A UTF-8 byte order mark is tolerated, as most editors may write one.
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
+            skipWhitespace()
+            if at >= bytes.count { throw fail("the document is empty; expected a JSON value") }
+            let value = try parseValue()
+            skipWhitespace()
+            if at < bytes.count {
+                throw fail("unexpected \(describe(at)) after the end of the JSON value")
+            }
+            return value
+        }
+
+        mutating func skipWhitespace() {
+            while at < bytes.count {
+                switch bytes[at] {
+                case 0x20, 0x0A, 0x0D, 0x09: at += 1
+                default: return
+                }
+            }
+        }
+
+        func describe(_ offset: Int) -> String {
+            guard offset < bytes.count else { return "end of input" }
+            let byte = bytes[offset]
+            if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+            if byte < 0x20 || byte == 0x7F { return "control character 0x\(String(byte, radix: 16, uppercase: true))" }
+            if byte >= 0x80 { return "non-ASCII byte 0x\(String(byte, radix: 16, uppercase: true))" }
+            return "' '"
+        }
+
+        mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+            guard at < bytes.count else { throw fail("the document ends early (truncated JSON); expected a value") }
+            if recording { locations.values[JSONPath(components: path)] = at }
+            switch bytes[at] {
+            case UInt8(ascii: "{"): return try parseObject()
+            case UInt8(ascii: "["): return try parseArray()
+            case UInt8(ascii: "\""): return .string(try parseString())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+            default: throw fail("unexpected \(describe(at)); expected a JSON value")
+            }
+        }
+
+        mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+            let start = at
+            let count = word.utf8CodeUnitCount
+            let pointer = word.utf8Start
+            for offset in 0..<count {
+                guard at < bytes.count else {
+                    throw fail("the document ends early (truncated JSON) inside '\(word)'", at: start)
+                }
+                guard bytes[at] == pointer[offset] else {
+                    throw fail("unexpected \(describe(at)); expected '\(word)'", at: start)
+                }
+                at += 1
+            }
+        }
+
+        mutating func enter() throws(JSONSyntaxError) {
+            depth += 1
+            if depth > limits.depth {
+                throw fail("nesting is deeper than \(limits.depth) levels")
+            }
+        }
+
+        mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+            let open = at
+            try enter()
+            at += 1
+            var object = JSONObject()
+            skipWhitespace()
+            if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
+                at += 1
+                depth -= 1
+                return .object(object)
+            }
+            while true {
+                skipWhitespace()
+                guard at < bytes.count else {
+                    throw fail("the document ends early (truncated JSON): the object opened here is not closed", at: open)
+                }
+                guard bytes[at] == UInt8(ascii: "\"") else {
+                    throw fail("unexpected \(describe(at)); expected a key in double quotes")
+                }
+                let keyOffset = at
+                let key = try parseString()
+                path.append(.key(key))
+                if recording { locations.keys[JSONPath(components: path)] = keyOffset }
+                skipWhitespace()
+                guard at < bytes.count else {
+                    throw fail("the document ends early (truncated JSON); expected ':' after the key", at: keyOffset)
+                }
+                guard bytes[at] == UInt8(ascii: ":") else {
+                    throw fail("unexpected \(describe(at)); expected ':' after the key")
+                }
+                at += 1
+                skipWhitespace()
+                let value = try parseValue()
+                if object.position(of: key) != nil {
+                    duplicates.append((keyOffset, JSONPath(components: path)))
+                } else {
+                    object.append(key, value)
+                }
+                path.removeLast()
+                skipWhitespace()
+                guard at < bytes.count else {
+                    throw fail("the document ends early (truncated JSON): the object opened here is not closed", at: open)
+                }
+                switch bytes[at] {
+                case UInt8(ascii: ","):
+                    at += 1
+                case UInt8(ascii: "}"):
+                    at += 1
+                    depth -= 1
+                    return .object(object)
+                default:
+                    throw fail("unexpected \(describe(at)); expected ',' or '}' in the object")
+                }
+            }
+        }
+
+        mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+            let open = at
+            try enter()
+            at += 1
+            var array: [JSONValue] = []
+            skipWhitespace()
+            if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
+                at += 1
+                depth -= 1
+                return .array(array)
+            }
+            path.append(.index(0))
+            while true {
+                skipWhitespace()
+                path[path.count - 1] = .index(array.count)
+                array.append(try parseValue())
+                skipWhitespace()
+                guard at < bytes.count else {
+                    throw fail("the document ends early (truncated JSON): the array opened here is not closed", at: open)
+                }
+                switch bytes[at] {
+                case UInt8(ascii: ","):
+                    at += 1
+                case UInt8(ascii: "]"):
+                    at += 1
+                    depth -= 1
+                    path.removeLast()
+                    return .array(array)
+                default:
+                    throw fail("unexpected \(describe(at)); expected ',' or ']' in the array")
+                }
+            }
+        }
+
+        mutating func parseString() throws(JSONSyntaxError) -> String {
+            let open = at
+            at += 1
+            let start = at
+            // Fast path: printable ASCII with no escapes.
+            while at < bytes.count {
+                let byte = bytes[at]
+                if byte == UInt8(ascii: "\"") {
+                    if at - start > limits.stringBytes { throw stringTooLong(open) }
+                    let text = bytes.withUnsafeBufferPointer { buffer in
+                        String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<at]), as: UTF8.self)
+                    }
+                    at += 1
+                    return text
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+                at += 1
+            }
+            // Slow path: escapes, non-ASCII (validated), or an error.
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: bytes[start..<at])
+            while true {
+                guard at < bytes.count else {
+                    throw fail("the document ends early (truncated JSON): the string opened here is not closed", at: open)
+                }
+                let byte = bytes[at]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    at += 1
+                    if scratch.count > limits.stringBytes { throw stringTooLong(open) }
+                    return String(decoding: scratch, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    try parseEscape()
+                case 0..<0x20:
+                    throw fail("\(describe(at)) inside a string; write it as an escape such as \\n")
+                case 0x80...:
+                    try copyUTF8Sequence()
+                default:
+                    scratch.append(byte)
+                    at += 1
+                }
+                if scratch.count > limits.stringBytes { throw stringTooLong(open) }
+            }
+        }
+
+        func stringTooLong(_ open: Int) -> JSONSyntaxError {
+            fail("a string is longer than \(limits.stringBytes) bytes", at: open)
+        }
+
+        mutating func parseEscape() throws(JSONSyntaxError) {
+            let escape = at
+            at += 1
+            guard at < bytes.count else { throw fail("the document ends early (truncated JSON) inside an escape", at: escape) }
+            let byte = bytes[at]
+            at += 1
+            switch byte {
+            case UInt8(ascii: "\""): scratch.append(0x22)
+            case UInt8(ascii: "\\"): scratch.append(0x5C)
+            case UInt8(ascii: "/"): scratch.append(0x2F)
+            case UInt8(ascii: "b"): scratch.append(0x08)
+            case UInt8(ascii: "f"): scratch.append(0x0C)
+            case UInt8(ascii: "n"): scratch.append(0x0A)
+            case UInt8(ascii: "r"): scratch.append(0x0D)
+            case UInt8(ascii: "t"): scratch.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4(escape)
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    // A high surrogate must be followed by an escaped low surrogate.
+                    guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
+                        throw fail("a \\u escape holds a lone high surrogate", at: escape)
+                    }
+                    at += 2
+                    let low = try hex4(escape)
+                    guard low >= 0xDC00 && low < 0xE000 else {
+                        throw fail("a \\u escape holds a lone high surrogate", at: escape)
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    throw fail("a \\u escape holds a lone low surrogate", at: escape)
+                }
+                guard let unicode = Unicode.Scalar(scalar) else {
+                    throw fail("a \\u escape is not a Unicode scalar", at: escape)
+                }
+                scratch.append(contentsOf: UTF8.encode(unicode)!)
+            default:
+                throw fail("'\\\(Character(Unicode.Scalar(byte)))' is not a JSON escape", at: escape)
+            }
+        }
+
+        mutating func hex4(_ escape: Int) throws(JSONSyntaxError) -> UInt32 {
+            guard at + 4 <= bytes.count else { throw fail("the document ends early (truncated JSON) inside an escape", at: escape) }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = bytes[at]
+                let digit: UInt32
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 48)
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 87)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 55)
+                default: throw fail("a \\u escape needs four hex digits", at: escape)
+                }
+                value = value << 4 | digit
+                at += 1
+            }
+            return value
+        }
+
+        /// Copies one multi-byte UTF-8 sequence after checking it is well formed (no overlongs,
+        /// no surrogates, nothing above U+10FFFF).
+        mutating func copyUTF8Sequence() throws(JSONSyntaxError) {
+            let lead = bytes[at]
+            let length: Int
+            let minimum: UInt32
+            switch lead {
+            case 0xC2...0xDF: length = 2; minimum = 0x80
+            case 0xE0...0xEF: length = 3; minimum = 0x800
+            case 0xF0...0xF4: length = 4; minimum = 0x10000
+            default: throw fail("invalid UTF-8: byte 0x\(String(lead, radix: 16, uppercase: true)) cannot start a character")
+            }
+            guard at + length <= bytes.count else { throw fail("invalid UTF-8: a character is cut off at the end of the document") }
+            var scalar = UInt32(lead) & (0xFF >> (length + 1))
+            for offset in 1..<length {
+                let next = bytes[at + offset]
+                guard next & 0xC0 == 0x80 else {
+                    throw fail("invalid UTF-8: byte 0x\(String(next, radix: 16, uppercase: true)) where a continuation byte belongs", at: at + offset)
+                }
+                scalar = scalar << 6 | UInt32(next & 0x3F)
+            }
+            if scalar < minimum || (scalar >= 0xD800 && scalar < 0xE000) || scalar > 0x10FFFF {
+                throw fail("invalid UTF-8: an overlong or surrogate encoding")
+            }
+            scratch.append(contentsOf: bytes[at..<(at + length)])
+            at += length
+        }
+
+        mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+            let start = at
+            var integer = true
+            if bytes[at] == UInt8(ascii: "-") { at += 1 }
+            guard at < bytes.count, isDigit(bytes[at]) else {
+                throw fail("a number needs a digit after '-'", at: start)
+            }
+            if bytes[at] == UInt8(ascii: "0") {
+                at += 1
+                if at < bytes.count, isDigit(bytes[at]) { throw fail("a number cannot start with a leading zero", at: start) }
+            } else {
+                while at < bytes.count, isDigit(bytes[at]) { at += 1 }
+            }
+            if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
+                integer = false
+                at += 1
+                guard at < bytes.count, isDigit(bytes[at]) else { throw fail("a number needs a digit after '.'", at: start) }
+                while at < bytes.count, isDigit(bytes[at]) { at += 1 }
+            }
+            if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
+                integer = false
+                at += 1
+                if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
+                guard at < bytes.count, isDigit(bytes[at]) else { throw fail("a number needs a digit in its exponent", at: start) }
+                while at < bytes.count, isDigit(bytes[at]) { at += 1 }
+            }
+            if integer && at - start <= 15 {
+                var value = 0
+                var digitAt = start
+                let negative = bytes[digitAt] == UInt8(ascii: "-")
+                if negative { digitAt += 1 }
+                while digitAt < at {
+                    value = value * 10 + Int(bytes[digitAt] - 48)
+                    digitAt += 1
+                }
+                return Double(negative ? -value : value)
+            }
+            let text = String(decoding: bytes[start..<at], as: UTF8.self)
+            guard let value = Double(text), value.isFinite else {
+                throw fail("the number \(text) is out of range", at: start)
+            }
+            return value
+        }
+
+        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+    }
+}

@@ -1,0 +1,116 @@
+/// A JSONPath-style location inside a document: `$.pages[2].fields[0].id`.
+public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+    public enum Component: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    public private(set) var components: [Component]
+
+    public static let root = JSONPath(components: [])
+
+    public init(components: [Component] = []) {
+        self.components = components
+    }
+
+    public func appending(_ key: String) -> JSONPath {
+        var copy = self
+        copy.components.append(.key(key))
+        return copy
+    }
+
+    public func appending(_ index: Int) -> JSONPath {
+        var copy = self
+        copy.components.append(.index(index))
+        return copy
+    }
+
+    public static func + (path: JSONPath, key: String) -> JSONPath { path.appending(key) }
+    public static func + (path: JSONPath, index: Int) -> JSONPath { path.appending(index) }
+
+    public var description: String {
+        var text = "$"
+        for component in components {
+            switch component {
+            case .index(let index):
+                text += "[\(index)]"
+            case .key(let key):
+                if Self.isPlainKey(key) {
+                    text += "." + key
+                } else {
+                    text += "[" + JSONWriter.quoted(key) + "]"
+                }
+            }
+        }
+        return text
+    }
+
+    private static func isPlainKey(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !(first >= 48 && first <= 57) else { return false }
+        return key.utf8.allSatisfy { byte in
+            (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 95
+                || byte == 45
+        }
+    }
+}
+
+/// A 1-based line and column; the column counts Unicode scalars, as editors do.
+public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// The position of a byte offset in a UTF-8 document. Only called on the error path.
+    public init(offset: Int, in bytes: [UInt8]) {
+        var line = 1
+        var column = 1
+        let end = min(offset, bytes.count)
+        var at = 0
+        while at < end {
+            let byte = bytes[at]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            at += 1
+        }
+        self.init(line: line, column: column)
+    }
+
+    public var description: String { "\(line):\(column)" }
+}
+
+/// One problem found in a document, with where and why.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Error {
+    public var file: String
+    public var position: SourcePosition
+    public var path: JSONPath
+    public var message: String
+
+    public init(file: String, position: SourcePosition, path: JSONPath, message: String) {
+        self.file = file
+        self.position = position
+        self.path = path
+        self.message = message
+    }
+
+    /// `file:line:column: $.json.path: message`
+    public var description: String { "\(file):\(position): \(path): \(message)" }
+}
+
+/// A document rejected whole, with every problem found in it.
+public struct DocumentError: Error, Sendable, CustomStringConvertible {
+    public var diagnostics: [Diagnostic]
+
+    public init(_ diagnostics: [Diagnostic]) {
+        self.diagnostics = diagnostics
+    }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,271 @@
+/// An input event (CONTRACT §3). Its JSON form is an object with one key.
+public enum Event: Sendable, Hashable {
+    case tap(TapTarget)
+    case key(Key)
+    case type(String)
+    case spin(component: DurationComponent, by: Int)
+    case select(String)
+    case dragBegin
+    case dragUpdate(dx: Double)
+    case dragEnd(vx: Double)
+    case swipe(dx: Double, vx: Double)
+    /// `{"swipe": "next"}` / `{"swipe": "previous"}`: a full-width drag released at twice `flingVelocity`.
+    case swipePage(forward: Bool)
+    case tick(Double)
+    case settle
+
+    /// The event's JSON key (`tap`, `key`, …), as `ignored` notifications name it.
+    public var name: String {
+        switch self {
+        case .tap: "tap"
+        case .key: "key"
+        case .type: "type"
+        case .spin: "spin"
+        case .select: "select"
+        case .dragBegin: "dragBegin"
+        case .dragUpdate: "dragUpdate"
+        case .dragEnd: "dragEnd"
+        case .swipe, .swipePage: "swipe"
+        case .tick: "tick"
+        case .settle: "settle"
+        }
+    }
+
+    /// Clock events are not user interaction (they do not stop `autoAdvanceMs`).
+    public var isClock: Bool {
+        switch self {
+        case .tick, .settle: true
+        default: false
+        }
+    }
+
+    public static let names = [
+        "tap", "key", "type", "spin", "select", "dragBegin", "dragUpdate", "dragEnd", "swipe", "tick", "settle",
+    ]
+
+    /// The longest single tick, so one event cannot spin the clock without bound.
+    public static let maxTickMs = 3_600_000.0
+}
+
+public enum TapTarget: Sendable, Hashable {
+    case field(String)
+    case background
+    case indicatorLeft
+    case indicatorRight
+    case indicatorPage(Int)
+    case button(Button)
+    case accessory(AccessoryItem)
+
+    public enum Button: String, Sendable, Hashable, CaseIterable {
+        case back, next, skip, finish, cancel
+    }
+
+    public var name: String {
+        switch self {
+        case .field(let id): id
+        case .background: "background"
+        case .indicatorLeft: "indicator:left"
+        case .indicatorRight: "indicator:right"
+        case .indicatorPage(let page): "indicator:\(page)"
+        case .button(let button): "button:\(button.rawValue)"
+        case .accessory(let item): "accessory:\(item.rawValue)"
+        }
+    }
+
+    public init?(_ name: String) {
+        if name == "background" {
+            self = .background
+        } else if let rest = name.strip(prefix: "indicator:") {
+            switch rest {
+            case "left": self = .indicatorLeft
+            case "right": self = .indicatorRight
+            default:
+                guard !rest.isEmpty, rest.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), rest.utf8.count <= 9,
+                    let page = Int(rest)
+                else { return nil }
+                self = .indicatorPage(page)
+            }
+        } else if let rest = name.strip(prefix: "button:") {
+            guard let button = Button(rawValue: rest) else { return nil }
+            self = .button(button)
+        } else if let rest = name.strip(prefix: "accessory:") {
+            guard let item = AccessoryItem(rawValue: rest) else { return nil }
+            self = .accessory(item)
+        } else {
+            guard !name.isEmpty, !name.contains(":") else { return nil }
+            self = .field(name)
+        }
+    }
+}
+
+/// Keys, named as GDK names their keyvals.
+public enum Key: String, Sendable, Hashable, CaseIterable {
+    case tab = "Tab"
+    case shiftTab = "shift+Tab"
+    case `return` = "Return"
+    case escape = "Escape"
+    case backSpace = "BackSpace"
+    case up = "Up"
+    case down = "Down"
+    case left = "Left"
+    case right = "Right"
+    case pageUp = "Page_Up"
+    case pageDown = "Page_Down"
+    case home = "Home"
+    case end = "End"
+
+    /// Other GDK keyval names for the same keys (a GTK front passes `gdk_keyval_name` through).
+    static let aliases: [String: Key] = [
+        "ISO_Left_Tab": .shiftTab, "KP_Tab": .tab, "KP_Enter": .return, "Prior": .pageUp, "Next": .pageDown,
+        "KP_Up": .up, "KP_Down": .down, "KP_Left": .left, "KP_Right": .right, "KP_Page_Up": .pageUp,
+        "KP_Page_Down": .pageDown, "KP_Prior": .pageUp, "KP_Next": .pageDown, "KP_Home": .home, "KP_End": .end,
+    ]
+
+    public init?(gdkName: String) {
+        if let key = Key(rawValue: gdkName) ?? Key.aliases[gdkName] {
+            self = key
+        } else {
+            return nil
+        }
+    }
+}
+
+extension String {
+    func strip(prefix: String) -> String? {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : nil
+    }
+}
+
+// MARK: JSON
+
+extension Event {
+    /// A problem with an event's JSON: the path below the event and the message.
+    public struct ParseError: Error, Sendable, Hashable {
+        public var path: [JSONPath.Component]
+        public var message: String
+    }
+
+    /// Reads one event from its JSON form. `key` and `value` are the event object's single member.
+    public static func parse(key: String, value: JSONValue) -> Result<Event, ParseError> {
+        func fail(_ message: String, _ path: [JSONPath.Component] = []) -> Result<Event, ParseError> {
+            .failure(ParseError(path: path, message: message))
+        }
+        func number(_ value: JSONValue?, _ name: String, _ path: [JSONPath.Component]) -> Result<Double, ParseError> {
+            guard let value else { return .failure(ParseError(path: [], message: "'\(key)' needs '\(name)'")) }
+            guard case .number(let number) = value else {
+                return .failure(ParseError(path: path, message: "'\(name)' must be a number, not \(value.typeName)"))
+            }
+            guard abs(number) <= 1e7 else {
+                return .failure(ParseError(path: path, message: "'\(name)' \(JSONWriter.number(number)) is out of range (±10000000)"))
+            }
+            return .success(number)
+        }
+        func onlyKeys(_ object: JSONObject, _ allowed: [String]) -> ParseError? {
+            for member in object.keys where !allowed.contains(member) {
+                return ParseError(path: [.key(member)], message: "unknown key '\(member)' in '\(key)'")
+            }
+            return nil
+        }
+        switch key {
+        case "tap":
+            guard case .string(let name) = value else { return fail("'tap' takes a string such as a field id or 'button:next', not \(value.typeName)") }
+            guard let target = TapTarget(name) else {
+                return fail("'\(name)' is not a tap target (a field id, background, indicator:left|right|N, button:back|next|skip|finish|cancel, accessory:ITEM)")
+            }
+            return .success(.tap(target))
+        case "key":
+            guard case .string(let name) = value else { return fail("'key' takes a key name such as 'Tab', not \(value.typeName)") }
+            guard let key = Key(gdkName: name) else {
+                return fail("unknown key '\(name)'; keys are \(Key.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return .success(.key(key))
+        case "type":
+            guard case .string(let text) = value else { return fail("'type' takes a string, not \(value.typeName)") }
+            return .success(.type(text))
+        case "spin":
+            guard case .object(let object) = value else { return fail("'spin' takes {\"component\": C, \"by\": N}, not \(value.typeName)") }
+            if let problem = onlyKeys(object, ["component", "by"]) { return .failure(problem) }
+            guard case .string(let name)? = object["component"] else { return fail("'spin' needs 'component': hours, minutes or seconds") }
+            guard let component = DurationComponent(rawValue: name) else {
+                return fail("unknown wheel '\(name)'; wheels are hours, minutes, seconds", [.key("component")])
+            }
+            guard let by = object["by"] else { return fail("'spin' needs 'by', a whole number of steps") }
+            guard let steps = by.intValue, abs(steps) <= 1_000_000 else {
+                return fail("'by' must be a whole number of steps (at most ±1000000), not \(by)", [.key("by")])
+            }
+            return .success(.spin(component: component, by: steps))
+        case "select":
+            guard case .string(let id) = value else { return fail("'select' takes an option id, not \(value.typeName)") }
+            return .success(.select(id))
+        case "dragBegin":
+            guard case .object(let object) = value, object.isEmpty else { return fail("'dragBegin' takes {}") }
+            return .success(.dragBegin)
+        case "dragUpdate":
+            guard case .object(let object) = value else { return fail("'dragUpdate' takes {\"dx\": PX}") }
+            if let problem = onlyKeys(object, ["dx"]) { return .failure(problem) }
+            return number(object["dx"], "dx", [.key("dx")]).map { .dragUpdate(dx: $0) }
+        case "dragEnd":
+            guard case .object(let object) = value else { return fail("'dragEnd' takes {\"vx\": PX_PER_S}") }
+            if let problem = onlyKeys(object, ["vx"]) { return .failure(problem) }
+            if object["vx"] == nil { return .success(.dragEnd(vx: 0)) }
+            return number(object["vx"], "vx", [.key("vx")]).map { .dragEnd(vx: $0) }
+        case "swipe":
+            switch value {
+            case .string("next"): return .success(.swipePage(forward: true))
+            case .string("previous"): return .success(.swipePage(forward: false))
+            case .object(let object):
+                if let problem = onlyKeys(object, ["dx", "vx"]) { return .failure(problem) }
+                let dx = number(object["dx"], "dx", [.key("dx")])
+                guard case .success(let x) = dx else { return dx.map { _ in .settle } }
+                if object["vx"] == nil { return .success(.swipe(dx: x, vx: 0)) }
+                return number(object["vx"], "vx", [.key("vx")]).map { .swipe(dx: x, vx: $0) }
+            default:
+                return fail("'swipe' takes \"next\", \"previous\" or {\"dx\": PX, \"vx\": PX_PER_S}")
+            }
+        case "tick":
+            guard case .number(let ms) = value, ms >= 0, ms <= Event.maxTickMs else {
+                return fail("'tick' takes milliseconds from 0 to \(Int(Event.maxTickMs)), not \(value)")
+            }
+            return .success(.tick(ms))
+        case "settle":
+            guard value == .bool(true) else { return fail("'settle' takes true") }
+            return .success(.settle)
+        default:
+            var message = "unknown event '\(key)'"
+            if let near = DocumentReader.closest(to: key, in: Event.names) { message += "; did you mean '\(near)'?" }
+            return fail(message)
+        }
+    }
+
+    /// Reads an event object (`{"tap": "userName"}`).
+    public static func parse(_ json: JSONValue) -> Result<Event, ParseError> {
+        guard case .object(let object) = json else {
+            return .failure(ParseError(path: [], message: "an event must be an object with one key, not \(json.typeName)"))
+        }
+        guard object.count == 1, let key = object.keys.first, let value = object.values.first else {
+            return .failure(
+                ParseError(path: [], message: "an event has exactly one key, not \(object.count) (\(object.keys.joined(separator: ", ")))"))
+        }
+        return parse(key: key, value: value).mapError { error in
+            ParseError(path: [.key(key)] + error.path, message: error.message)
+        }
+    }
+
+    /// The event's JSON form.
+    public var json: JSONValue {
+        switch self {
+        case .tap(let target): ["tap": .string(target.name)]
+        case .key(let key): ["key": .string(key.rawValue)]
+        case .type(let text): ["type": .string(text)]
+        case .spin(let component, let by): ["spin": ["component": .string(component.rawValue), "by": .number(Double(by))]]
+        case .select(let id): ["select": .string(id)]
+        case .dragBegin: ["dragBegin": .object(JSONObject())]
+        case .dragUpdate(let dx): ["dragUpdate": ["dx": .number(dx)]]
+        case .dragEnd(let vx): ["dragEnd": ["vx": .number(vx)]]
+        case .swipe(let dx, let vx): ["swipe": ["dx": .number(dx), "vx": .number(vx)]]
+        case .swipePage(let forward): ["swipe": .string(forward ? "next" : "previous")]
+        case .tick(let ms): ["tick": .number(ms)]
+        case .settle: ["settle": true]
+        }
+    }
+}

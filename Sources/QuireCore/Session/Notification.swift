@@ -1,0 +1,144 @@
+/// What a session tells its fronts after an event (UIKit's delegate callbacks), CONTRACT §4.
+public enum Notification: Sendable, Hashable {
+    case pageWillChange(from: Int, to: Int)
+    case pageDidChange(from: Int, to: Int, completed: Bool)
+    case focusChanged(from: String?, to: String?)
+    case inputPresented(field: String, view: InputView)
+    case inputDismissed(field: String, committed: Bool)
+    case valueChanged(field: String, value: JSONValue)
+    /// Extension: the open picker's draft changed (a wheel turned, an option selected).
+    case draftChanged(field: String, draft: JSONValue)
+    case refused(reason: Refusal, errors: [FieldError])
+    case ignored(event: String, target: String?, reason: IgnoreReason)
+    case completed(outcome: Outcome)
+
+    public var name: String {
+        switch self {
+        case .pageWillChange: "pageWillChange"
+        case .pageDidChange: "pageDidChange"
+        case .focusChanged: "focusChanged"
+        case .inputPresented: "inputPresented"
+        case .inputDismissed: "inputDismissed"
+        case .valueChanged: "valueChanged"
+        case .draftChanged: "draftChanged"
+        case .refused: "refused"
+        case .ignored: "ignored"
+        case .completed: "completed"
+        }
+    }
+
+    public static let names = [
+        "pageWillChange", "pageDidChange", "focusChanged", "inputPresented", "inputDismissed", "valueChanged",
+        "draftChanged", "refused", "ignored", "completed",
+    ]
+
+    /// `{"name": {payload}}`, the same one-key shape as events.
+    public var json: JSONValue {
+        let payload: JSONValue
+        switch self {
+        case .pageWillChange(let from, let to):
+            payload = ["from": .number(Double(from)), "to": .number(Double(to))]
+        case .pageDidChange(let from, let to, let completed):
+            payload = ["from": .number(Double(from)), "to": .number(Double(to)), "completed": .bool(completed)]
+        case .focusChanged(let from, let to):
+            payload = ["from": from.map(JSONValue.string) ?? .null, "to": to.map(JSONValue.string) ?? .null]
+        case .inputPresented(let field, let view):
+            payload = ["field": .string(field), "view": .string(view.rawValue)]
+        case .inputDismissed(let field, let committed):
+            payload = ["field": .string(field), "committed": .bool(committed)]
+        case .valueChanged(let field, let value):
+            payload = ["field": .string(field), "value": value]
+        case .draftChanged(let field, let draft):
+            payload = ["field": .string(field), "draft": draft]
+        case .refused(let reason, let errors):
+            var map = JSONObject()
+            for error in errors { map[error.field] = .string(error.code.rawValue) }
+            payload = ["reason": .string(reason.rawValue), "errors": .object(map)]
+        case .ignored(let event, let target, let reason):
+            var object = JSONObject()
+            object.append("event", .string(event))
+            if let target { object["target"] = .string(target) }
+            object["reason"] = .string(reason.rawValue)
+            payload = .object(object)
+        case .completed(let outcome):
+            payload = ["outcome": .string(outcome.rawValue)]
+        }
+        return [name: payload]
+    }
+}
+
+public enum InputView: String, Sendable, Hashable {
+    case keyboard, durationPicker, choiceList
+}
+
+public enum Outcome: String, Sendable, Hashable {
+    case finished, cancelled
+}
+
+/// A validation error code (CONTRACT §2 "Validation").
+public enum ValidationCode: String, Sendable, Hashable, CaseIterable {
+    case required, minLength, maxLength, min, max
+}
+
+public struct FieldError: Sendable, Hashable {
+    public var field: String
+    public var code: ValidationCode
+}
+
+/// Why a requested action was refused (the request was understood, the rules said no).
+public enum Refusal: String, Sendable, Hashable {
+    /// A forward move left or passed over a page with errors (`paging.gate: "valid"`).
+    case gate
+    /// `button:finish` with errors on some visible page.
+    case finish
+    /// Typing would make the text longer than `maxLength`.
+    case maxLength
+}
+
+/// Why an event did not apply (it changed nothing).
+public enum IgnoreReason: String, Sendable, Hashable {
+    /// The session has completed.
+    case completed
+    /// The event needs a first responder and nothing is focused.
+    case noFirstResponder
+    /// A tap named a field the flow does not have.
+    case unknownField
+    case hidden, disabled, otherPage
+    /// A transition (animation or drag) is running; the front is moving pages.
+    case transitionInProgress
+    /// A drag is in progress (a second drag, or a programmatic move during it).
+    case dragInProgress
+    /// `dragUpdate`/`dragEnd` with no drag begun.
+    case noDrag
+    /// `paging.swipe` is false.
+    case swipeDisabled
+    /// No page in that direction (and no wrap), or the list/wheel stops there.
+    case atEnd
+    /// `indicator:N` with N outside the visible pages.
+    case noSuchPage
+    /// A move to the page the pager is already on (or heading to).
+    case samePage
+    /// The indicator is hidden, so it cannot be tapped.
+    case indicatorHidden
+    /// The accessory item is not in the first responder's toolbar.
+    case notInAccessory
+    /// Spacers in the toolbar are not buttons.
+    case notAButton
+    /// Typing into a picker (only a newline applies there, as Return).
+    case notTextInput
+    /// `BackSpace` on empty text, or `type` with an empty string.
+    case emptyText
+    /// `spin` with no duration picker open.
+    case noDurationPicker
+    /// `spin` names a wheel the open picker does not have.
+    case noSuchWheel
+    /// `select` with no choice list open.
+    case noChoiceList
+    case unknownOption
+    /// `Tab` on a page with no editable field, or no other one.
+    case noEditableField
+    /// A paging or arrow key while a field is first responder that does not use it.
+    case firstResponderActive
+    /// An arrow key with nothing focused that does not page (`Up`/`Down`).
+    case noAction
+}

@@ -1,0 +1,321 @@
+/// The focus chain and input views (UIResponder, inputView, inputAccessoryView, UIKeyInput).
+extension Session {
+    // MARK: Taps
+
+    mutating func tap(_ target: TapTarget, _ event: Event) {
+        switch target {
+        case .field(let id): tapField(id, event)
+        case .background:
+            if input != nil { resign(commit: true) } else { ignore(event, .noFirstResponder) }
+        case .indicatorLeft: tapIndicator(.step(-1), event)
+        case .indicatorRight: tapIndicator(.step(1), event)
+        case .indicatorPage(let index): tapIndicator(.page(index), event)
+        case .button(let button): tapButton(button, event)
+        case .accessory(let item): tapAccessory(item, event)
+        }
+    }
+
+    /// Why a field cannot take a tap now, if it cannot.
+    func tapRefusal(_ field: Int) -> IgnoreReason? {
+        if motion != nil { return .transitionInProgress }
+        if flow.fields[field].page != currentPage { return .otherPage }
+        if !fieldVisible[field] { return .hidden }
+        if !fieldEnabled[field] { return .disabled }
+        return nil
+    }
+
+    mutating func tapField(_ id: String, _ event: Event) {
+        guard let field = flow.fieldIndex(of: id) else { return ignore(event, .unknownField) }
+        if let reason = tapRefusal(field) { return ignore(event, reason) }
+        let definition = flow.fields[field]
+        if case .toggle = definition.kind {
+            // A toggle never becomes first responder; it resigns whatever is, committing it.
+            if input != nil { resign(commit: true) }
+            guard tapRefusal(field) == nil else { return }
+            touched[field] = true
+            let value = FieldValue.toggle(values[field] != .toggle(true))
+            setValue(field, value)
+            emit(.valueChanged(field: id, value: definition.json(value)))
+            return
+        }
+        if input?.field == field {
+            // A second tap toggles a picker (commit and resign); a text field stays first responder.
+            if definition.isPicker { resign(commit: true) }
+            return
+        }
+        focus(field)
+    }
+
+    // MARK: Becoming and resigning first responder
+
+    func view(of field: Int) -> InputView {
+        switch flow.fields[field].kind {
+        case .duration: .durationPicker
+        case .choice: .choiceList
+        default: .keyboard
+        }
+    }
+
+    /// Makes `field` first responder, resigning (and committing) the current one first.
+    mutating func focus(_ field: Int) {
+        let previous = input.map { flow.fields[$0.field].id }
+        if input != nil { resign(commit: true, handingOff: true) }
+        let id = flow.fields[field].id
+        guard canFocus(field), flow.fields[field].page == currentPage else {
+            // Committing the previous field hid or disabled this one.
+            if previous != nil { emit(.focusChanged(from: previous, to: nil)) }
+            return
+        }
+        input = InputState(field: field, draft: initialDraft(field), original: values[field], selectedWheel: 0)
+        emit(.focusChanged(from: previous, to: id))
+        emit(.inputPresented(field: id, view: view(of: field)))
+    }
+
+    func initialDraft(_ field: Int) -> FieldValue {
+        let value = values[field]
+        switch flow.fields[field].kind {
+        case .duration(let options):
+            if case .duration = value { return value }
+            return .duration(options.snappedMin)
+        case .choice:
+            if case .choice = value { return value }
+            return .choice(0)
+        default:
+            return .null
+        }
+    }
+
+    /// Resigns the first responder. Pickers commit their draft unless `commit` is false (cancel,
+    /// Escape); text has no draft. The field's error is revealed from now on.
+    mutating func resign(commit: Bool, handingOff: Bool = false) {
+        guard let editing = input else { return }
+        let field = editing.field
+        let definition = flow.fields[field]
+        input = nil
+        touched[field] = true
+        emit(.inputDismissed(field: definition.id, committed: commit))
+        if commit && definition.isPicker && editing.draft != values[field] {
+            setValue(field, editing.draft)
+            emit(.valueChanged(field: definition.id, value: definition.json(editing.draft)))
+        }
+        if !handingOff { emit(.focusChanged(from: definition.id, to: nil)) }
+    }
+
+    /// The next (or previous) field of the current page that can become first responder.
+    func neighbour(of field: Int?, forward: Bool, wrapping: Bool) -> Int? {
+        let range = flow.pages[currentPage].fieldRange
+        guard !range.isEmpty else { return nil }
+        guard let field else {
+            if forward {
+                return range.first { canFocus($0) }
+            }
+            return range.reversed().first { canFocus($0) }
+        }
+        var candidate = field
+        for _ in 0..<(range.count - 1) {
+            candidate += forward ? 1 : -1
+            if candidate >= range.upperBound {
+                guard wrapping else { return nil }
+                candidate = range.lowerBound
+            } else if candidate < range.lowerBound {
+                guard wrapping else { return nil }
+                candidate = range.upperBound - 1
+            }
+            if candidate == field { return nil }
+            if canFocus(candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// The input accessory toolbar of a field: its own, else the flow's, else the standard one.
+    public func accessoryItems(of field: Int) -> [AccessoryItem] {
+        flow.fields[field].accessory ?? flow.accessory ?? AccessoryItem.standard
+    }
+
+    func isAccessoryEnabled(_ item: AccessoryItem, field: Int) -> Bool {
+        switch item {
+        case .previous: neighbour(of: field, forward: false, wrapping: false) != nil
+        case .next: neighbour(of: field, forward: true, wrapping: false) != nil
+        default: true
+        }
+    }
+
+    // MARK: Accessory toolbar
+
+    mutating func tapAccessory(_ item: AccessoryItem, _ event: Event) {
+        guard let editing = input else { return ignore(event, .noFirstResponder) }
+        guard accessoryItems(of: editing.field).contains(item) else { return ignore(event, .notInAccessory) }
+        switch item {
+        case .previous, .next:
+            guard let target = neighbour(of: editing.field, forward: item == .next, wrapping: false) else {
+                return ignore(event, .disabled)
+            }
+            focus(target)
+        case .done:
+            resign(commit: true)
+        case .cancel:
+            // Pickers restore the value from before editing; text keeps what was typed.
+            resign(commit: !flow.fields[editing.field].isPicker)
+        case .flexibleSpace, .fixedSpace:
+            ignore(event, .notAButton)
+        }
+    }
+
+    // MARK: Keys
+
+    mutating func press(_ key: Key, _ event: Event) {
+        switch key {
+        case .tab, .shiftTab:
+            guard motion == nil else { return ignore(event, .transitionInProgress) }
+            let forward = key == .tab
+            guard let target = neighbour(of: input?.field, forward: forward, wrapping: true) else {
+                return ignore(event, .noEditableField)
+            }
+            focus(target)
+        case .return:
+            pressReturn(event)
+        case .escape:
+            guard let editing = input else { return ignore(event, .noFirstResponder) }
+            resign(commit: !flow.fields[editing.field].isPicker)
+        case .backSpace:
+            backSpace(event)
+        case .up, .down, .left, .right, .pageUp, .pageDown, .home, .end:
+            if let editing = input {
+                arrow(key, in: editing, event)
+            } else {
+                switch key {
+                case .left, .pageUp: requestMove(.step(-1), event)
+                case .right, .pageDown: requestMove(.step(1), event)
+                case .home: requestMove(.first, event)
+                case .end: requestMove(.last, event)
+                default: ignore(event, .noAction)
+                }
+            }
+        }
+    }
+
+    mutating func pressReturn(_ event: Event) {
+        guard let editing = input else { return ignore(event, .noFirstResponder) }
+        let field = editing.field
+        guard case .text(let options) = flow.fields[field].kind else {
+            return resign(commit: true)
+        }
+        let next: Int?
+        switch options.returnKey {
+        case .done: next = nil
+        case .next: next = neighbour(of: field, forward: true, wrapping: true)
+        case .default: next = neighbour(of: field, forward: true, wrapping: false)
+        }
+        if let next { focus(next) } else { resign(commit: true) }
+    }
+
+    /// What Return shows on a text field's keyboard: `next` or `done`.
+    func effectiveReturnKey(_ field: Int) -> ReturnKey {
+        guard case .text(let options) = flow.fields[field].kind else { return .done }
+        switch options.returnKey {
+        case .done: return .done
+        case .next: return neighbour(of: field, forward: true, wrapping: true) != nil ? .next : .done
+        case .default: return neighbour(of: field, forward: true, wrapping: false) != nil ? .next : .done
+        }
+    }
+
+    mutating func arrow(_ key: Key, in editing: InputState, _ event: Event) {
+        switch flow.fields[editing.field].kind {
+        case .duration(let options):
+            switch key {
+            case .up, .down:
+                turn(options.components[editing.selectedWheel], by: key == .up ? 1 : -1)
+            case .left, .right:
+                let wheel = editing.selectedWheel + (key == .right ? 1 : -1)
+                guard wheel >= 0 && wheel < options.components.count else { return ignore(event, .atEnd) }
+                input?.selectedWheel = wheel
+            default:
+                ignore(event, .firstResponderActive)
+            }
+        case .choice(let options):
+            guard key == .up || key == .down, case .choice(let current) = editing.draft else {
+                return ignore(event, .firstResponderActive)
+            }
+            let next = current + (key == .down ? 1 : -1)
+            guard next >= 0 && next < options.options.count else { return ignore(event, .atEnd) }
+            setDraft(.choice(next))
+        default:
+            ignore(event, .firstResponderActive)
+        }
+    }
+
+    mutating func setDraft(_ draft: FieldValue) {
+        guard let editing = input, editing.draft != draft else { return }
+        input?.draft = draft
+        let definition = flow.fields[editing.field]
+        emit(.draftChanged(field: definition.id, draft: definition.json(draft)))
+    }
+
+    // MARK: Pickers
+
+    mutating func turn(_ component: DurationComponent, by steps: Int) {
+        guard let editing = input, case .duration(let options) = flow.fields[editing.field].kind,
+            case .duration(let seconds) = editing.draft
+        else { return }
+        setDraft(.duration(options.spin(seconds, component, by: steps)))
+    }
+
+    mutating func spin(_ component: DurationComponent, by steps: Int, _ event: Event) {
+        guard let editing = input, case .duration(let options) = flow.fields[editing.field].kind else {
+            return ignore(event, .noDurationPicker)
+        }
+        guard options.components.contains(component) else { return ignore(event, .noSuchWheel) }
+        turn(component, by: steps)
+    }
+
+    mutating func select(_ option: String, _ event: Event) {
+        guard let editing = input, case .choice(let options) = flow.fields[editing.field].kind else {
+            return ignore(event, .noChoiceList)
+        }
+        guard let index = options.index(of: option) else { return ignore(event, .unknownOption) }
+        setDraft(.choice(index))
+    }
+
+    // MARK: Text (UIKeyInput)
+
+    mutating func type(_ text: String, _ event: Event) {
+        guard input != nil else { return ignore(event, .noFirstResponder) }
+        guard !text.isEmpty else { return ignore(event, .emptyText) }
+        // A newline in the text acts as Return; the rest goes to whoever is first responder then.
+        var segment = Substring(text)
+        while let newline = segment.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            insert(segment[..<newline], event)
+            pressReturn(event)
+            segment = segment[segment.index(after: newline)...]
+        }
+        insert(segment, event)
+    }
+
+    mutating func insert(_ text: Substring, _ event: Event) {
+        guard !text.isEmpty else { return }
+        guard let editing = input else { return ignore(event, .noFirstResponder) }
+        let field = editing.field
+        guard case .text(let options) = flow.fields[field].kind else { return ignore(event, .notTextInput) }
+        var current = ""
+        if case .text(let existing) = values[field] { current = existing }
+        if let maxLength = options.maxLength, (current + text).count > maxLength {
+            return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fields[field].id, code: .maxLength)]))
+        }
+        values[field] = .null  // leave `current` the only owner, so the append is in place
+        current.append(contentsOf: text)
+        let id = flow.fields[field].id
+        setValue(field, .text(current))
+        emit(.valueChanged(field: id, value: .string(current)))
+    }
+
+    mutating func backSpace(_ event: Event) {
+        guard let editing = input else { return ignore(event, .noFirstResponder) }
+        let field = editing.field
+        guard case .text = flow.fields[field].kind else { return ignore(event, .notTextInput) }
+        guard case .text(var text) = values[field], !text.isEmpty else { return ignore(event, .emptyText) }
+        values[field] = .null
+        text.removeLast()
+        setValue(field, .text(text))
+        emit(.valueChanged(field: flow.fields[field].id, value: .string(text)))
+    }
+}

@@ -1,0 +1,227 @@
+/// Snapshots: the whole session as JSON (`quire.snapshot/1`), restorable to an equal session,
+/// including a running animation, a drag, an open picker with its draft, and a completed result.
+extension Session {
+    public static let snapshotFormat = "quire.snapshot/1"
+
+    /// The session as JSON. With `includingFlow` the flow document is embedded, so the snapshot
+    /// restores on its own (an autosave survives an edited flow file).
+    public func snapshot(includingFlow: Bool = true) -> JSONValue {
+        var object = JSONObject(minimumCapacity: 14)
+        object.append("format", .string(Self.snapshotFormat))
+        object.append("flowID", .string(flow.id))
+        if includingFlow { object.append("flow", flow.document) }
+        object.append("locale", .string(locale))
+        object.append("viewportWidth", .number(viewportWidth))
+        object.append("values", stateValue("values")!)
+        object.append("touched", .array(flow.fields.indices.filter { touched[$0] }.map { .string(flow.fields[$0].id) }))
+        object.append("page", .string(flow.pages[currentPage].id))
+        object.append("position", .number(position))
+        if let motion {
+            var m = JSONObject()
+            m.append("phase", .string(motion.phase.rawValue))
+            m.append("announced", motion.announced.map { .number(Double($0)) } ?? .null)
+            switch motion.phase {
+            case .animating:
+                m.append("start", .number(motion.start))
+                m.append("target", .number(motion.target))
+                m.append("elapsed", .number(motion.elapsed))
+            case .dragging:
+                m.append("anchor", .number(motion.anchor))
+                m.append("dragStart", .number(motion.dragStart))
+                m.append("dx", .number(motion.dx))
+                m.append("revealed", motion.revealed.map(JSONValue.number) ?? .null)
+            }
+            object.append("motion", .object(m))
+        } else {
+            object.append("motion", .null)
+        }
+        if let editing = input {
+            let definition = flow.fields[editing.field]
+            object.append(
+                "input",
+                [
+                    "field": .string(definition.id), "draft": definition.json(editing.draft),
+                    "original": definition.json(editing.original), "selectedWheel": .number(Double(editing.selectedWheel)),
+                ])
+        } else {
+            object.append("input", .null)
+        }
+        object.append("autoAdvance", ["active": .bool(autoAdvance.active), "elapsed": .number(autoAdvance.elapsed)])
+        object.append("completed", stateValue("completed")!)
+        return .object(object)
+    }
+
+    /// Restores a snapshot. Without `flow`, the embedded flow is loaded (and validated).
+    public init(restoring snapshot: JSONValue, flow: Flow? = nil, file: String = "<snapshot>") throws(DocumentError) {
+        let bytes = JSONWriter.data(snapshot)
+        var reader = DocumentReader(file: file, bytes: bytes)
+        guard let session = Session.restore(snapshot, at: .root, flow: flow, reader: &reader) else {
+            throw DocumentError(reader.diagnostics())
+        }
+        self = session
+    }
+
+    /// Restores a snapshot read from a file's bytes, with positions in diagnostics.
+    public init(restoring bytes: [UInt8], flow: Flow? = nil, file: String = "<snapshot>") throws(DocumentError) {
+        let (value, parsed) = try DocumentReader.parse(file: file, bytes: bytes)
+        var reader = parsed
+        let session = Session.restore(value, at: .root, flow: flow, reader: &reader)
+        try reader.finish()
+        guard let session else { throw DocumentError(reader.diagnostics()) }
+        self = session
+    }
+
+    static let snapshotKeys = [
+        "format", "flowID", "flow", "locale", "viewportWidth", "values", "touched", "page", "position", "motion",
+        "input", "autoAdvance", "completed",
+    ]
+
+    static func restore(_ value: JSONValue, at path: JSONPath, flow given: Flow?, reader: inout DocumentReader) -> Session? {
+        guard let object = reader.object(value, at: path, what: "a snapshot") else { return nil }
+        reader.checkKeys(
+            object, at: path, allowed: snapshotKeys, required: ["format", "values", "page", "position"], what: "a snapshot")
+        if let format = object["format"], format != .string(snapshotFormat) {
+            reader.error(path + "format", "format must be '\(snapshotFormat)', not \(format)")
+        }
+        var flow = given
+        if flow == nil {
+            guard let document = object["flow"] else {
+                reader.error(path, "the snapshot has no embedded 'flow'; restore it with the flow it was taken from")
+                return nil
+            }
+            flow = Flow.load(document, at: path + "flow", reader: &reader)
+        }
+        guard let flow, !reader.hasProblems else { return nil }
+        if let id = object["flowID"], id != .string(flow.id) {
+            reader.error(path + "flowID", "the snapshot was taken from flow \(id), not '\(flow.id)'")
+            return nil
+        }
+        let locale = object["locale"].flatMap { reader.string($0, at: path + "locale", what: "locale") } ?? "en"
+        let width =
+            object["viewportWidth"].flatMap { reader.number($0, at: path + "viewportWidth", what: "viewportWidth", in: 1...100_000) }
+            ?? 800
+        var session = Session(flow: flow, locale: locale, viewportWidth: width)
+
+        if let values = object["values"].flatMap({ reader.object($0, at: path + "values", what: "values") }) {
+            for (id, json) in values {
+                guard let field = flow.fieldIndex(of: id) else {
+                    reader.error(path + "values" + id, "the flow has no field '\(id)'", onKey: true)
+                    continue
+                }
+                guard let value = flow.fields[field].value(from: json) else {
+                    reader.error(path + "values" + id, "\(json) is not a value of the \(flow.fields[field].kind.name) field '\(id)'")
+                    continue
+                }
+                session.values[field] = value
+            }
+        }
+        if let touched = object["touched"].flatMap({ reader.array($0, at: path + "touched", what: "touched") }) {
+            for (at, entry) in touched.enumerated() {
+                guard let id = reader.string(entry, at: path + "touched" + at, what: "a field id"),
+                    let field = flow.fieldIndex(of: id)
+                else {
+                    reader.error(path + "touched" + at, "the flow has no field \(entry)")
+                    continue
+                }
+                session.touched[field] = true
+            }
+        }
+        session.rebuildDerived()
+
+        if let page = object["page"].flatMap({ reader.string($0, at: path + "page", what: "page") }) {
+            if let index = flow.pageIndex(of: page), session.pageVisible[index] {
+                session.currentPage = index
+            } else {
+                reader.error(path + "page", "'\(page)' is not a visible page of the flow")
+            }
+        }
+        if let position = object["position"].flatMap({ reader.number($0, at: path + "position", what: "position", in: -1e6...1e6) }) {
+            session.position = position
+        }
+        if let motion = object["motion"], motion != .null {
+            session.motion = restoreMotion(motion, at: path + "motion", reader: &reader)
+        }
+        if let input = object["input"], input != .null {
+            session.input = restoreInput(input, at: path + "input", session: session, reader: &reader)
+        }
+        if let auto = object["autoAdvance"].flatMap({ reader.object($0, at: path + "autoAdvance", what: "autoAdvance") }) {
+            session.autoAdvance.active = auto["active"].flatMap { reader.bool($0, at: path + "autoAdvance" + "active", what: "active") } ?? false
+            session.autoAdvance.elapsed =
+                auto["elapsed"].flatMap { reader.number($0, at: path + "autoAdvance" + "elapsed", what: "elapsed", in: 0...1e9) } ?? 0
+        }
+        if let completed = object["completed"], completed != .null,
+            let result = reader.object(completed, at: path + "completed", what: "completed")
+        {
+            let outcome = result["outcome"].flatMap(\.stringValue).flatMap(Outcome.init(rawValue:))
+            let values = result["values"]?.objectValue
+            if let outcome, let values {
+                session.completion = Completion(outcome: outcome, values: values)
+            } else {
+                reader.error(path + "completed", "completed needs an outcome ('finished' or 'cancelled') and values")
+            }
+        }
+        return reader.hasProblems ? nil : session
+    }
+
+    static func restoreMotion(_ value: JSONValue, at path: JSONPath, reader: inout DocumentReader) -> Motion? {
+        guard let object = reader.object(value, at: path, what: "motion") else { return nil }
+        func number(_ key: String) -> Double? {
+            guard let entry = object[key] else {
+                reader.error(path, "motion is missing '\(key)'")
+                return nil
+            }
+            return reader.number(entry, at: path + key, what: key, in: -1e9...1e9)
+        }
+        let phase = object["phase"].flatMap(\.stringValue).flatMap(Motion.Phase.init(rawValue:))
+        guard let phase else {
+            reader.error(path + "phase", "phase must be 'dragging' or 'animating'")
+            return nil
+        }
+        var motion = Motion(phase: phase)
+        if let announced = object["announced"], announced != .null {
+            motion.announced = reader.integer(announced, at: path + "announced", what: "announced", in: 0...Flow.maxPages)
+        }
+        switch phase {
+        case .animating:
+            guard let start = number("start"), let target = number("target"), let elapsed = number("elapsed") else { return nil }
+            motion.start = start
+            motion.target = target
+            motion.elapsed = elapsed
+        case .dragging:
+            guard let anchor = number("anchor"), let dragStart = number("dragStart"), let dx = number("dx") else { return nil }
+            motion.anchor = anchor
+            motion.dragStart = dragStart
+            motion.dx = dx
+            if let revealed = object["revealed"], revealed != .null {
+                motion.revealed = reader.number(revealed, at: path + "revealed", what: "revealed", in: -1e9...1e9)
+            }
+        }
+        return motion
+    }
+
+    static func restoreInput(_ value: JSONValue, at path: JSONPath, session: Session, reader: inout DocumentReader) -> InputState? {
+        guard let object = reader.object(value, at: path, what: "input") else { return nil }
+        let flow = session.flow
+        guard let id = object["field"]?.stringValue, let field = flow.fieldIndex(of: id) else {
+            reader.error(path + "field", "input names no field of the flow")
+            return nil
+        }
+        guard session.canFocus(field), flow.fields[field].page == session.currentPage else {
+            reader.error(path + "field", "'\(id)' cannot be first responder on page '\(flow.pages[session.currentPage].id)'")
+            return nil
+        }
+        let definition = flow.fields[field]
+        let draft = object["draft"].flatMap { definition.value(from: $0) } ?? .null
+        let original = object["original"].flatMap { definition.value(from: $0) } ?? .null
+        let selected = object["selectedWheel"]?.intValue ?? 0
+        if definition.isPicker && draft.isNull {
+            reader.error(path + "draft", "an open picker needs a draft")
+            return nil
+        }
+        if case .duration(let options) = definition.kind, !(0..<options.components.count).contains(selected) {
+            reader.error(path + "selectedWheel", "selectedWheel \(selected) is not a wheel of '\(id)'")
+            return nil
+        }
+        return InputState(field: field, draft: draft, original: original, selectedWheel: selected)
+    }
+}

@@ -1,0 +1,146 @@
+/// The session's state as the JSON of CONTRACT §4: what `expect` matches, what recordings carry
+/// and what the C API returns. Each key can be built alone, so a partial match builds only what
+/// it checks.
+extension Session {
+    public static let stateKeys = [
+        "page", "position", "transition", "indicator", "focus", "input", "values", "errors", "buttons", "completed",
+    ]
+
+    /// The whole state.
+    public var state: JSONValue {
+        var object = JSONObject(minimumCapacity: Self.stateKeys.count)
+        for key in Self.stateKeys { object.append(key, stateValue(key)!) }
+        return .object(object)
+    }
+
+    /// One top-level key of the state; nil for a key the state does not have.
+    public func stateValue(_ key: String) -> JSONValue? {
+        switch key {
+        case "page":
+            return [
+                "index": .number(Double(currentIndex)), "id": .string(flow.pages[currentPage].id),
+                "count": .number(Double(pageCount)),
+            ]
+        case "position":
+            return .number(position)
+        case "transition":
+            return transitionJSON
+        case "indicator":
+            return [
+                "count": .number(Double(pageCount)), "current": .number(Double(currentIndex)),
+                "hidden": .bool(indicatorHidden),
+            ]
+        case "focus":
+            return input.map { .string(flow.fields[$0.field].id) } ?? .null
+        case "input":
+            return inputJSON
+        case "values":
+            var object = JSONObject(minimumCapacity: flow.fields.count)
+            for (field, definition) in flow.fields.enumerated() { object.append(definition.id, definition.json(values[field])) }
+            return .object(object)
+        case "errors":
+            var object = JSONObject()
+            for (error) in shownErrors { object.append(error.field, .string(error.code.rawValue)) }
+            return .object(object)
+        case "buttons":
+            let enabled = buttons
+            return [
+                "back": .bool(enabled.back), "next": .bool(enabled.next), "skip": .bool(enabled.skip),
+                "finish": .bool(enabled.finish),
+            ]
+        case "completed":
+            guard let completion else { return .null }
+            return ["outcome": .string(completion.outcome.rawValue), "values": .object(completion.values)]
+        default:
+            return nil
+        }
+    }
+
+    /// Revealed errors of visible fields, in field order.
+    public var shownErrors: [FieldError] {
+        var errors: [FieldError] = []
+        for field in flow.fields.indices where touched[field] {
+            if let code = fieldError[field] { errors.append(FieldError(field: flow.fields[field].id, code: code)) }
+        }
+        return errors
+    }
+
+    public struct TransitionState: Sendable, Hashable {
+        public var from: Int
+        public var to: Int
+        public var progress: Double
+        public var interactive: Bool
+    }
+
+    /// The running transition, or nil when settled.
+    public var transition: TransitionState? {
+        guard let motion else { return nil }
+        let from = currentIndex
+        switch motion.phase {
+        case .animating:
+            let to = normalize(motion.target)
+            return TransitionState(from: from, to: motion.target == Double(from) ? from : to, progress: animationProgress, interactive: false)
+        case .dragging:
+            let distance = abs(position - Double(from))
+            guard let revealed = motion.revealed else {
+                return TransitionState(from: from, to: from, progress: min(1, distance), interactive: true)
+            }
+            let span = abs(revealed - Double(from))
+            return TransitionState(
+                from: from, to: normalize(revealed), progress: span > 0 ? min(1, distance / span) : 0, interactive: true)
+        }
+    }
+
+    var transitionJSON: JSONValue {
+        guard let transition else { return .null }
+        return [
+            "from": .number(Double(transition.from)), "to": .number(Double(transition.to)),
+            "progress": .number(transition.progress), "interactive": .bool(transition.interactive),
+        ]
+    }
+
+    var inputJSON: JSONValue {
+        guard let editing = input else { return .null }
+        let field = editing.field
+        let definition = flow.fields[field]
+        var object = JSONObject(minimumCapacity: 7)
+        object.append("field", .string(definition.id))
+        object.append("view", .string(view(of: field).rawValue))
+        switch definition.kind {
+        case .duration(let options):
+            object.append("draft", definition.json(editing.draft))
+            if case .duration(let seconds) = editing.draft {
+                var wheels = JSONObject()
+                for component in options.components {
+                    wheels.append(component.rawValue, .number(Double(options.wheel(component, of: seconds))))
+                }
+                object.append("wheels", .object(wheels))
+            }
+            object.append("selectedWheel", .string(options.components[editing.selectedWheel].rawValue))
+        case .choice:
+            object.append("draft", definition.json(editing.draft))
+        case .text:
+            object.append("returnKey", .string(effectiveReturnKey(field).rawValue))
+        case .toggle:
+            break
+        }
+        object.append(
+            "accessory",
+            .array(
+                accessoryItems(of: field).map { item in
+                    ["item": .string(item.rawValue), "enabled": .bool(isAccessoryEnabled(item, field: field))]
+                }))
+        return .object(object)
+    }
+
+    /// The first responder's field id, if any.
+    public var focusedField: String? { input.map { flow.fields[$0.field].id } }
+
+    /// A field's value as contract JSON.
+    public func value(of fieldID: String) -> JSONValue? {
+        guard let field = flow.fieldIndex(of: fieldID) else { return nil }
+        return flow.fields[field].json(values[field])
+    }
+
+    public var completed: Completion? { completion }
+}

@@ -1,0 +1,176 @@
+/// An input session over a flow: a deterministic state machine, `(state, event) -> (state, notifications)`.
+///
+/// The whole session is one value, changed only by `send`. There is no clock, randomness or I/O in
+/// it: time enters as `tick` events. Every per-event path works in place on arrays sized at load,
+/// so focus and paging events cost the same whatever the size of the flow.
+public struct Session: Sendable, Equatable {
+    public let flow: Flow
+    /// The language presentation strings are resolved for (BCP 47).
+    public var locale: String
+    /// The pager's width in pixels; drags are measured against it.
+    public private(set) var viewportWidth: Double
+
+    // Answers.
+    var values: [FieldValue]
+    /// Fields whose errors are shown: edited and resigned, or named by a refused gate or finish.
+    var touched: [Bool]
+
+    // Derived from the answers (rebuilt on restore, kept up to date by `propagate`).
+    var pageVisible: [Bool]
+    var fieldVisible: [Bool]
+    var fieldEnabled: [Bool]
+    var fieldRequired: [Bool]
+    var fieldError: [ValidationCode?]
+    var pageErrorCount: [Int32]
+    var visiblePages: FenwickTree
+    var pagesWithErrors: FenwickTree
+
+    // Paging.
+    /// The page shown when settled (a flow page number, always visible).
+    var currentPage: Int
+    /// The continuous pager position in visible-page units (beyond the ends during wraps and rubber bands).
+    var position: Double
+    var motion: Motion?
+
+    // Focus.
+    var input: InputState?
+
+    var autoAdvance: AutoAdvance
+    var completion: Completion?
+
+    // Scratch space reused across events (always empty between events).
+    var dirty: [Bool]
+    var heap: [Int32] = []
+    var outbox: [Notification] = []
+
+    public init(flow: Flow, locale: String = "en", viewportWidth: Double = 800) {
+        self.flow = flow
+        self.locale = locale
+        self.viewportWidth = viewportWidth > 0 ? viewportWidth : 800
+        let fieldCount = flow.fields.count
+        let pageCount = flow.pages.count
+        values = flow.fields.map(\.defaultValue)
+        touched = [Bool](repeating: false, count: fieldCount)
+        pageVisible = [Bool](repeating: false, count: pageCount)
+        fieldVisible = [Bool](repeating: false, count: fieldCount)
+        fieldEnabled = [Bool](repeating: true, count: fieldCount)
+        fieldRequired = [Bool](repeating: false, count: fieldCount)
+        fieldError = [ValidationCode?](repeating: nil, count: fieldCount)
+        pageErrorCount = [Int32](repeating: 0, count: pageCount)
+        visiblePages = FenwickTree(count: pageCount)
+        pagesWithErrors = FenwickTree(count: pageCount)
+        dirty = [Bool](repeating: false, count: flow.graph.nodeCount)
+        currentPage = 0
+        position = 0
+        autoAdvance = AutoAdvance(active: flow.paging.autoAdvanceMs > 0, elapsed: 0)
+        rebuildDerived()
+        currentPage = visiblePages.find(0)
+        position = 0
+    }
+
+    /// Sends one event; returns what happened, in order.
+    @discardableResult
+    public mutating func send(_ event: Event) -> [Notification] {
+        var buffer: [Notification] = []
+        send(event, into: &buffer)
+        return buffer
+    }
+
+    /// Sends one event, writing notifications into `buffer` (cleared first). Reusing one buffer
+    /// keeps a long replay free of per-event allocations.
+    public mutating func send(_ event: Event, into buffer: inout [Notification]) {
+        buffer.removeAll(keepingCapacity: true)
+        swap(&outbox, &buffer)
+        dispatch(event)
+        swap(&outbox, &buffer)
+    }
+
+    @inline(__always) mutating func emit(_ notification: Notification) {
+        outbox.append(notification)
+    }
+
+    mutating func ignore(_ event: Event, _ reason: IgnoreReason) {
+        var target: String? = nil
+        switch event {
+        case .tap(let tapTarget): target = tapTarget.name
+        case .key(let key): target = key.rawValue
+        case .spin(let component, _): target = component.rawValue
+        case .select(let id): target = id
+        default: break
+        }
+        emit(.ignored(event: event.name, target: target, reason: reason))
+    }
+
+    mutating func dispatch(_ event: Event) {
+        if completion != nil {
+            ignore(event, .completed)
+            return
+        }
+        if !event.isClock { autoAdvance.active = false }
+        switch event {
+        case .tap(let target): tap(target, event)
+        case .key(let key): press(key, event)
+        case .type(let text): type(text, event)
+        case .spin(let component, let steps): spin(component, by: steps, event)
+        case .select(let option): select(option, event)
+        case .dragBegin: dragBegin(event)
+        case .dragUpdate(let dx): dragUpdate(dx: dx, event)
+        case .dragEnd(let vx): dragEnd(vx: vx, event)
+        case .swipe(let dx, let vx): swipe(dx: dx, vx: vx, event)
+        case .swipePage(let forward):
+            let width = viewportWidth
+            let velocity = 2 * flow.paging.flingVelocity
+            swipe(dx: forward ? -width : width, vx: forward ? -velocity : velocity, event)
+        case .tick(let ms): tick(ms)
+        case .settle: settle()
+        }
+    }
+
+    /// Resizes the pager (a front's viewport changed); a running drag keeps its position.
+    public mutating func setViewportWidth(_ width: Double) {
+        if width > 0 && width.isFinite { viewportWidth = width }
+    }
+}
+
+/// A running transition: a drag (interactive) or an animation towards a target position.
+struct Motion: Sendable, Hashable {
+    enum Phase: String, Sendable, Hashable {
+        case dragging, animating
+    }
+
+    var phase: Phase
+    /// The visible index last announced with `pageWillChange` in this transition (nil: none yet).
+    var announced: Int?
+    // Animation: from `start` to `target` (positions) after `elapsed` ms.
+    var start: Double = 0
+    var target: Double = 0
+    var elapsed: Double = 0
+    // Drag: the page position it snaps around, the position when it began, and the latest offset.
+    var anchor: Double = 0
+    var dragStart: Double = 0
+    var dx: Double = 0
+    /// The position of the page the drag reveals, if any.
+    var revealed: Double?
+}
+
+/// The first responder and its input view's state.
+struct InputState: Sendable, Hashable {
+    var field: Int
+    /// The picker's draft (`.duration` or `.choice`); `.null` for text.
+    var draft: FieldValue
+    /// The value before editing (restored by cancel/Escape).
+    var original: FieldValue
+    /// The selected wheel of a duration picker (an index into its components).
+    var selectedWheel: Int
+}
+
+struct AutoAdvance: Sendable, Hashable {
+    var active: Bool
+    var elapsed: Double
+}
+
+/// The session's result, delivered once.
+public struct Completion: Sendable, Hashable {
+    public var outcome: Outcome
+    public var values: JSONObject
+}
