@@ -1,8 +1,116 @@
 import ArgumentParser
+import Foundation
+import QuireCore
+import QuireHarness
 
 struct Test: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Replay session scripts headlessly.")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        abstract: "Replay session scripts headlessly and check their expectations.",
+        discussion: """
+            PATH is a script or a folder; folders are searched recursively for *.json files whose \
+            format is quire.session/1 (other JSON files are skipped; a folder with no script is an \
+            error). Scripts run in parallel; reports keep the order in which scripts were found.
+
+            The last line of the console report is exactly "N passed, N failed" (", N bad" follows \
+            when a script or its flow was broken).
+
+            Exit codes: 0 every script passed; 1 a script failed; 2 bad input (a broken script or \
+            flow, a folder with no script) or a usage error.
+            """)
+
+    @Argument(help: "Session scripts or folders of them.")
+    var paths: [String] = []
+
+    @Option(name: .shortAndLong, help: "Scripts to run at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: ArgumentHelp("Run only part K of N (1-based), e.g. 2/4, to spread a suite over machines.", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Write a TAP 14 report to FILE ('-': standard output, the console report then goes to standard error).", valueName: "FILE"))
+    var tap: String?
+
+    @Option(help: ArgumentHelp("Write a JSON trace and an HTML page per script into DIR.", valueName: "DIR"))
+    var trace: String?
+
+    @Flag(name: .shortAndLong, help: "List only failures and the totals (no line per passing script).")
+    var quiet = false
+
+    @Flag(help: "Never draw a live progress line, even on a terminal.")
+    var plain = false
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one script or folder, e.g. quire test data/sessions") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let shard, parseShard(shard) == nil {
+            throw ValidationError("--shard takes K/N with 1 <= K <= N, e.g. 1/4; got '\(shard)'")
+        }
+    }
+
+    func parseShard(_ text: String) -> (Int, Int)? {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else { return nil }
+        return (k, n)
+    }
+
+    func run() throws {
+        var candidates: [Suite.Candidate]
+        do {
+            candidates = try Suite.discover(paths)
+        } catch {
+            printError("quire test: \(error)")
+            throw ExitCode(Exit.badInput)
+        }
+        var options = Suite.Options(jobs: jobs)
+        if let shard, let (k, n) = parseShard(shard) {
+            options.shard = (k, n)
+            candidates = Suite.shard(candidates, index: k, count: n)
+        }
+        options.runner.recordSteps = junit != nil
+        options.runner.trace = trace != nil
+
+        let tapToStdout = tap == "-"
+        let consoleSink = tapToStdout ? FileSink.standardError() : FileSink.standardOutput()
+        let live = !plain && isatty(tapToStdout ? 2 : 1) != 0
+        var reporters: [Reporter] = [ConsoleReporter(sink: consoleSink, live: live, quiet: quiet)]
+        if let tap {
+            guard let sink = tapToStdout ? FileSink.standardOutput() : FileSink(path: tap) else {
+                printError("quire test: cannot write the TAP report to '\(tap)'")
+                throw ExitCode(Exit.badInput)
+            }
+            reporters.append(TAPReporter(sink: sink))
+        }
+        if let junit {
+            guard let reporter = JUnitReporter(path: junit) else {
+                printError("quire test: cannot write the JUnit report to '\(junit)'")
+                throw ExitCode(Exit.badInput)
+            }
+            reporters.append(reporter)
+        }
+        var traces: TraceWriter?
+        if let trace {
+            do {
+                traces = try TraceWriter(directory: trace)
+            } catch {
+                printError("quire test: cannot create the trace folder '\(trace)': \(error.localizedDescription)")
+                throw ExitCode(Exit.badInput)
+            }
+        }
+
+        let outcome = Suite.run(candidates, options: options, reporters: reporters, traces: traces)
+        for root in outcome.emptyRoots {
+            printError("quire test: no quire.session/1 script in '\(paths[root])'")
+        }
+        if outcome.summary.bad > 0 || !outcome.emptyRoots.isEmpty { throw ExitCode(Exit.badInput) }
+        if outcome.summary.failed > 0 { throw ExitCode(Exit.failed) }
+        if outcome.summary.passed == 0 && candidates.isEmpty && !paths.isEmpty {
+            printError("quire test: no scripts to run")
+            throw ExitCode(Exit.badInput)
+        }
+    }
 }
 
 struct GenerateSessions: ParsableCommand {

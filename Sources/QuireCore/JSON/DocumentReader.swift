@@ -149,7 +149,7 @@ public struct DocumentReader: Sendable {
     }
 
     /// The candidate within edit distance 2 of `word`, for "did you mean" hints.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         var best: (String, Int)? = nil
         for candidate in candidates {
             let distance = editDistance(Array(word.lowercased().utf8), Array(candidate.lowercased().utf8))

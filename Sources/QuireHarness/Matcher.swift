@@ -1,0 +1,113 @@
+import QuireCore
+
+/// One difference between what `expect` asked for and what the state holds.
+public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
+    public var path: JSONPath
+    public var expected: JSONValue?
+    public var actual: JSONValue?
+
+    public var description: String {
+        let expectedText = expected.map { JSONWriter.string($0) } ?? "(no such key)"
+        let actualText = actual.map { JSONWriter.string($0) } ?? "(no such key)"
+        return "\(path): expected \(expectedText), got \(actualText)"
+    }
+}
+
+/// The partial match of CONTRACT §5: keys left out are not checked, objects match recursively,
+/// arrays and scalars must be equal (numbers within 1e-9), null must be null, and an empty
+/// object or array must be empty.
+public enum Matcher {
+    public static let tolerance = 1e-9
+
+    public static func match(expected: JSONValue, actual: JSONValue?, at path: JSONPath, into mismatches: inout [Mismatch]) {
+        guard let actual else {
+            mismatches.append(Mismatch(path: path, expected: expected, actual: nil))
+            return
+        }
+        switch (expected, actual) {
+        case (.object(let want), .object(let have)):
+            if want.isEmpty {
+                if !have.isEmpty { mismatches.append(Mismatch(path: path, expected: expected, actual: actual)) }
+                return
+            }
+            for (key, value) in want {
+                match(expected: value, actual: have[key], at: path + key, into: &mismatches)
+            }
+        default:
+            if !equal(expected, actual) { mismatches.append(Mismatch(path: path, expected: expected, actual: actual)) }
+        }
+    }
+
+    /// Full equality, with numbers compared within `tolerance`.
+    public static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.number(let x), .number(let y)):
+            return abs(x - y) <= tolerance
+        case (.array(let xs), .array(let ys)):
+            return xs.count == ys.count && zip(xs, ys).allSatisfy { equal($0, $1) }
+        case (.object(let xs), .object(let ys)):
+            guard xs.count == ys.count else { return false }
+            for (key, value) in xs {
+                guard let other = ys[key], equal(value, other) else { return false }
+            }
+            return true
+        default:
+            return a == b
+        }
+    }
+
+    /// Matches an `expect` object against a session, building only the state keys it names.
+    public static func match(_ expected: JSONObject, session: Session) -> [Mismatch] {
+        var mismatches: [Mismatch] = []
+        for (key, value) in expected {
+            match(expected: value, actual: session.stateValue(key), at: .root + key, into: &mismatches)
+        }
+        return mismatches
+    }
+}
+
+/// Checks an `expect` object against what the state can hold, so a typo is a broken script
+/// rather than a puzzling failure.
+enum ExpectationCheck {
+    static let shapes: [String: [String]] = [
+        "page": ["index", "id", "count"],
+        "indicator": ["count", "current", "hidden"],
+        "buttons": ["back", "next", "skip", "finish"],
+        "transition": ["from", "to", "progress", "interactive"],
+        "input": ["field", "view", "draft", "wheels", "selectedWheel", "accessory", "returnKey"],
+        "completed": ["outcome", "values"],
+    ]
+
+    static func validate(_ expected: JSONObject, at path: JSONPath, flow: Flow?, reader: inout DocumentReader) {
+        for (key, value) in expected {
+            guard Session.stateKeys.contains(key) else {
+                var message = "'\(key)' is not part of the state (\(Session.stateKeys.joined(separator: ", ")))"
+                if let near = DocumentReader.closest(to: key, in: Session.stateKeys) { message = "'\(key)' is not part of the state; did you mean '\(near)'?" }
+                reader.error(path + key, message, onKey: true)
+                continue
+            }
+            if let allowed = shapes[key], case .object(let object) = value {
+                reader.checkKeys(object, at: path + key, allowed: allowed, what: "'\(key)'")
+            }
+            guard let flow else { continue }
+            if key == "values" || key == "errors", case .object(let object) = value {
+                for (field, entry) in object {
+                    guard flow.fieldIndex(of: field) != nil else {
+                        var message = "the flow has no field '\(field)'"
+                        if let near = DocumentReader.closest(to: field, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
+                        reader.error(path + key + field, message, onKey: true)
+                        continue
+                    }
+                    if key == "errors", case .string(let code) = entry, ValidationCode(rawValue: code) == nil {
+                        reader.error(
+                            path + key + field,
+                            "'\(code)' is not an error code (\(ValidationCode.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                }
+            }
+            if key == "focus", case .string(let field) = value, flow.fieldIndex(of: field) == nil {
+                reader.error(path + key, "the flow has no field '\(field)'")
+            }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import QuireCore
+
+/// Replays one script against a fresh session, stopping at the first failing step.
+public enum Runner {
+    public struct Options: Sendable {
+        /// Keep every step's JSON and time (for JUnit properties).
+        public var recordSteps = false
+        /// Keep a full trace (state diff per step) for `--trace`.
+        public var trace = false
+        /// How many recent events a failure report shows.
+        public var recentEvents = 5
+
+        public init(recordSteps: Bool = false, trace: Bool = false) {
+            self.recordSteps = recordSteps
+            self.trace = trace
+        }
+    }
+
+    public static func run(_ script: SessionScript, options: Options = Options()) -> ScriptResult {
+        let started = ContinuousClock.now
+        var session = Session(flow: script.flow, locale: script.locale, viewportWidth: script.viewportWidth)
+        var buffer: [Notification] = []
+        buffer.reserveCapacity(16)
+        var window: [String] = []
+        var recent: [(step: Int, notifications: [Notification])] = []
+        var records: [StepRecord] = []
+        var trace = options.trace ? Trace(initialState: session.state) : nil
+        var failure: Failure? = nil
+
+        stepLoop: for (index, step) in script.steps.enumerated() {
+            let stepStarted = options.recordSteps ? ContinuousClock.now : nil
+            let before: JSONValue? = trace != nil ? session.state : nil
+            var lines: [String] = []
+            var emitted: [Notification] = []
+            switch step {
+            case .event(let event):
+                session.send(event, into: &buffer)
+                for notification in buffer { window.append(notification.name) }
+                if recent.count == options.recentEvents { recent.removeFirst() }
+                recent.append((index, buffer))
+                if trace != nil { emitted = buffer }
+            case .expect(let expected):
+                let mismatches = Matcher.match(expected, session: session)
+                lines = mismatches.flatMap(Report.describe)
+            case .expectEmitted(let names):
+                if !containsRun(window, names) {
+                    let list = window.isEmpty ? "nothing" : "[" + window.joined(separator: ", ") + "]"
+                    lines = [
+                        names.isEmpty
+                            ? "expected no notifications since the previous expectEmitted; got \(list)"
+                            : "expected [\(names.joined(separator: ", "))] as a contiguous run among the notifications since the previous expectEmitted; got \(list)"
+                    ]
+                }
+                window.removeAll(keepingCapacity: true)
+            case .restart:
+                let snapshot = JSONWriter.data(session.snapshot(includingFlow: false))
+                do {
+                    let restored = try Session(restoring: snapshot, flow: script.flow, file: "<snapshot>")
+                    if restored != session {
+                        let differences = StateDiff.diff(session.state, restored.state)
+                        lines = ["restart changed the session"] + differences.map { "  \($0)" }
+                    }
+                    session = restored
+                } catch {
+                    lines = ["restart failed: the snapshot did not restore"] + error.diagnostics.map { "  \($0)" }
+                }
+            }
+            if let stepStarted {
+                let elapsed = ContinuousClock.now - stepStarted
+                records.append(StepRecord(index: index + 1, json: JSONWriter.string(script.rawSteps[index]), milliseconds: elapsed.milliseconds))
+            }
+            if trace != nil, let before {
+                trace!.steps.append(
+                    Trace.Step(
+                        index: index + 1, step: script.rawSteps[index], notifications: emitted.map(\.json),
+                        diff: StateDiff.diff(before, session.state), failure: lines))
+            }
+            if !lines.isEmpty {
+                failure = Failure(
+                    step: index + 1, stepJSON: JSONWriter.string(script.rawSteps[index]), lines: lines,
+                    recent: recent.map { entry in
+                        RecentEvent(
+                            step: entry.step + 1, json: JSONWriter.string(script.rawSteps[entry.step]),
+                            notifications: entry.notifications.map(\.name))
+                    })
+                break stepLoop
+            }
+        }
+        let elapsed = (ContinuousClock.now - started).milliseconds
+        trace?.failingStep = failure?.step
+        return ScriptResult(
+            file: script.file, name: script.name, status: failure.map(ScriptResult.Status.failed) ?? .passed,
+            milliseconds: elapsed, steps: records, trace: trace)
+    }
+
+    /// Whether `names` appears in `window` as a contiguous run (an empty list: the window is empty).
+    static func containsRun(_ window: [String], _ names: [String]) -> Bool {
+        if names.isEmpty { return window.isEmpty }
+        guard names.count <= window.count else { return false }
+        for start in 0...(window.count - names.count) {
+            var matches = true
+            for offset in names.indices where window[start + offset] != names[offset] {
+                matches = false
+                break
+            }
+            if matches { return true }
+        }
+        return false
+    }
+}
+
+public struct StepRecord: Sendable, Hashable {
+    public var index: Int
+    public var json: String
+    public var milliseconds: Double
+}
+
+public struct RecentEvent: Sendable, Hashable {
+    public var step: Int
+    public var json: String
+    public var notifications: [String]
+}
+
+public struct Failure: Sendable, Hashable {
+    /// 1-based step number.
+    public var step: Int
+    public var stepJSON: String
+    /// Why: one line per mismatch (objects as a -/+ diff).
+    public var lines: [String]
+    public var recent: [RecentEvent]
+
+    /// The first line, for one-line reporters.
+    public var summary: String { "step \(step): \(lines.first ?? "failed")" }
+}
+
+public struct ScriptResult: Sendable {
+    public enum Status: Sendable {
+        case passed
+        case failed(Failure)
+        case bad([Diagnostic])
+        /// A JSON file in a folder that is not a session script.
+        case skipped
+    }
+
+    public var file: String
+    public var name: String
+    public var status: Status
+    public var milliseconds: Double
+    public var steps: [StepRecord] = []
+    public var trace: Trace? = nil
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}
+
+/// Differences between two states, as `path: before → after` lines or structured entries.
+public enum StateDiff {
+    public struct Entry: Sendable, Hashable, CustomStringConvertible {
+        public var path: JSONPath
+        public var before: JSONValue?
+        public var after: JSONValue?
+
+        public var description: String {
+            "\(path): \(before.map { JSONWriter.string($0) } ?? "(none)") → \(after.map { JSONWriter.string($0) } ?? "(none)")"
+        }
+
+        public var json: JSONValue {
+            ["path": .string(path.description), "before": before ?? .null, "after": after ?? .null]
+        }
+    }
+
+    public static func diff(_ before: JSONValue, _ after: JSONValue, at path: JSONPath = .root) -> [Entry] {
+        var entries: [Entry] = []
+        diff(before, after, at: path, into: &entries)
+        return entries
+    }
+
+    static func diff(_ before: JSONValue?, _ after: JSONValue?, at path: JSONPath, into entries: inout [Entry]) {
+        switch (before, after) {
+        case (.object(let a)?, .object(let b)?):
+            for (key, value) in a { diff(value, b[key], at: path + key, into: &entries) }
+            for (key, value) in b where a[key] == nil { entries.append(Entry(path: path + key, before: nil, after: value)) }
+        default:
+            if before != after { entries.append(Entry(path: path, before: before, after: after)) }
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Synchronization
+import QuireCore
+
+/// A `quire.session/1` script: a flow, a viewport, a locale and steps (CONTRACT §5).
+public struct SessionScript: Sendable {
+    public static let format = "quire.session/1"
+
+    public enum Step: Sendable {
+        case event(Event)
+        case expect(JSONObject)
+        case expectEmitted([String])
+        case restart
+    }
+
+    public var file: String
+    public var name: String
+    public var flow: Flow
+    public var viewportWidth: Double
+    public var locale: String
+    public var steps: [Step]
+    /// Each step's JSON as written, for reports and traces.
+    public var rawSteps: [JSONValue]
+}
+
+/// Flows shared by many scripts are loaded once per run (keyed by resolved path).
+public final class FlowCache: Sendable {
+    private let storage = Mutex<[String: Result<Flow, DocumentError>]>([:])
+
+    public init() {}
+
+    public func flow(at path: String) -> Result<Flow, DocumentError> {
+        let key = URL(fileURLWithPath: path).standardizedFileURL.path
+        if let cached = storage.withLock({ $0[key] }) { return cached }
+        let loaded: Result<Flow, DocumentError>
+        do {
+            loaded = .success(try Flow.load(contentsOf: path))
+        } catch {
+            loaded = .failure(error)
+        }
+        storage.withLock { $0[key] = loaded }
+        return loaded
+    }
+}
+
+/// What reading a candidate file gave.
+public enum ScriptLoad: Sendable {
+    case script(SessionScript)
+    /// A JSON file that is not a session script (another format): skipped in folders.
+    case notAScript
+    case bad([Diagnostic])
+}
+
+public enum ScriptLoader {
+    static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "steps"]
+    static let stepKeys = Event.names + ["expect", "expectEmitted", "restart"]
+
+    /// Reads and validates a script file; a broken script is bad input, never a failure.
+    public static func load(_ path: String, flows: FlowCache) -> ScriptLoad {
+        let bytes: [UInt8]
+        do {
+            bytes = try Flow.readDocument(path)
+        } catch {
+            return .bad(error.diagnostics)
+        }
+        return load(bytes: bytes, file: path, flows: flows)
+    }
+
+    public static func load(bytes: [UInt8], file: String, flows: FlowCache) -> ScriptLoad {
+        let value: JSONValue
+        var reader: DocumentReader
+        do {
+            (value, reader) = try DocumentReader.parse(file: file, bytes: bytes)
+        } catch {
+            return .bad(error.diagnostics)
+        }
+        guard case .object(let object) = value else {
+            reader.error(.root, "a session script must be an object, not \(value.typeName)")
+            return .bad(reader.diagnostics())
+        }
+        switch object["format"] {
+        case .string(SessionScript.format)?:
+            break
+        case .string(let other)? where other.hasPrefix("quire.session/"):
+            reader.error(.root + "format", "unknown format version '\(other)'; this Quire reads '\(SessionScript.format)'")
+            return .bad(reader.diagnostics())
+        case nil where object["steps"] != nil:
+            reader.error(.root, "a session script needs \"format\": \"\(SessionScript.format)\"")
+            return .bad(reader.diagnostics())
+        default:
+            return .notAScript
+        }
+        reader.checkKeys(object, at: .root, allowed: topKeys, required: ["flow", "steps"], what: "a session script")
+
+        let name = object["name"].flatMap { reader.string($0, at: .root + "name", what: "name") }
+            ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        _ = object["description"].flatMap { reader.string($0, at: .root + "description", what: "description") }
+        let locale = object["locale"].flatMap { reader.string($0, at: .root + "locale", what: "locale") } ?? "en"
+        var width = 800.0
+        if let viewport = object["viewport"], let size = reader.object(viewport, at: .root + "viewport", what: "viewport") {
+            reader.checkKeys(size, at: .root + "viewport", allowed: ["width", "height"], what: "the viewport")
+            if let w = size["width"], let value = reader.number(w, at: .root + "viewport" + "width", what: "width", in: 1...100_000) {
+                width = value
+            }
+            if let h = size["height"] {
+                _ = reader.number(h, at: .root + "viewport" + "height", what: "height", in: 1...100_000)
+            }
+        }
+
+        var flow: Flow?
+        var flowProblems: [Diagnostic] = []
+        switch object["flow"] {
+        case .string(let relative)?:
+            let base = URL(fileURLWithPath: file).deletingLastPathComponent()
+            let resolved = relative.hasPrefix("/") ? relative : base.appendingPathComponent(relative).path
+            switch flows.flow(at: resolved) {
+            case .success(let loaded): flow = loaded
+            case .failure(let error):
+                reader.error(.root + "flow", "the flow '\(relative)' cannot be loaded (its problems follow)")
+                flowProblems = error.diagnostics
+            }
+        case .object?:
+            flow = Flow.load(object["flow"]!, at: .root + "flow", reader: &reader)
+        case let other?:
+            reader.error(.root + "flow", "flow must be a path or an inline flow object, not \(other.typeName)")
+        case nil:
+            break
+        }
+
+        var steps: [SessionScript.Step] = []
+        var rawSteps: [JSONValue] = []
+        if let list = object["steps"].flatMap({ reader.array($0, at: .root + "steps", what: "steps") }) {
+            steps.reserveCapacity(list.count)
+            rawSteps = list
+            for (index, raw) in list.enumerated() {
+                if let step = step(raw, at: .root + "steps" + index, flow: flow, reader: &reader) { steps.append(step) }
+            }
+        }
+        if reader.hasProblems || flow == nil {
+            return .bad(reader.diagnostics() + flowProblems)
+        }
+        return .script(
+            SessionScript(
+                file: file, name: name, flow: flow!, viewportWidth: width, locale: locale, steps: steps, rawSteps: rawSteps))
+    }
+
+    static func step(_ raw: JSONValue, at path: JSONPath, flow: Flow?, reader: inout DocumentReader) -> SessionScript.Step? {
+        guard case .object(let object) = raw else {
+            reader.error(path, "a step must be an object with one key, not \(raw.typeName)")
+            return nil
+        }
+        guard object.count == 1, let key = object.keys.first, let value = object.values.first else {
+            reader.error(path, "a step has exactly one key, not \(object.count)\(object.isEmpty ? "" : " (\(object.keys.joined(separator: ", ")))")")
+            return nil
+        }
+        switch key {
+        case "expect":
+            guard let expected = reader.object(value, at: path + key, what: "'expect'") else { return nil }
+            ExpectationCheck.validate(expected, at: path + key, flow: flow, reader: &reader)
+            return .expect(expected)
+        case "expectEmitted":
+            guard let list = reader.array(value, at: path + key, what: "'expectEmitted'") else { return nil }
+            var names: [String] = []
+            for (at, entry) in list.enumerated() {
+                guard let name = reader.string(entry, at: path + key + at, what: "a notification name") else { continue }
+                if !Notification.names.contains(name) {
+                    var message = "unknown notification '\(name)'"
+                    if let near = DocumentReader.closest(to: name, in: Notification.names) { message += "; did you mean '\(near)'?" }
+                    reader.error(path + key + at, message)
+                }
+                names.append(name)
+            }
+            return .expectEmitted(names)
+        case "restart":
+            guard value == .bool(true) else {
+                reader.error(path + key, "'restart' takes true")
+                return nil
+            }
+            return .restart
+        default:
+            switch Event.parse(key: key, value: value) {
+            case .failure(let error):
+                if !Event.names.contains(key) {
+                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectEmitted or restart"
+                    if let near = DocumentReader.closest(to: key, in: stepKeys) { message = "unknown step '\(key)'; did you mean '\(near)'?" }
+                    reader.error(path + key, message, onKey: true)
+                } else {
+                    reader.error(JSONPath(components: (path + key).components + error.path), error.message)
+                }
+                return nil
+            case .success(let event):
+                if let flow { checkAgainstFlow(event, at: path + key, flow: flow, reader: &reader) }
+                return .event(event)
+            }
+        }
+    }
+
+    /// Names an event uses must exist in the flow (a typo in a field id is a broken script).
+    static func checkAgainstFlow(_ event: Event, at path: JSONPath, flow: Flow, reader: inout DocumentReader) {
+        switch event {
+        case .tap(.field(let id)) where flow.fieldIndex(of: id) == nil:
+            var message = "the flow has no field '\(id)'"
+            if let near = DocumentReader.closest(to: id, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
+            reader.error(path, message)
+        case .select(let option):
+            let known = flow.fields.contains { field in
+                if case .choice(let options) = field.kind { return options.index(of: option) != nil }
+                return false
+            }
+            if !known { reader.error(path, "no choice field of the flow has the option '\(option)'") }
+        default:
+            break
+        }
+    }
+}
