@@ -31,7 +31,8 @@ let package = Package(
             dependencies: [
                 "QuireCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]),
+            ],
+            exclude: ["BadFlows"]),
         .testTarget(
             name: "QuireHarnessTests",
             dependencies: ["QuireHarness", "QuireCore"]),

@@ -19,10 +19,10 @@ public enum Runner {
     public static func run(_ script: SessionScript, options: Options = Options()) -> ScriptResult {
         let started = ContinuousClock.now
         var session = Session(flow: script.flow, locale: script.locale, viewportWidth: script.viewportWidth)
-        var buffer: [Notification] = []
+        var buffer: [SessionNotification] = []
         buffer.reserveCapacity(16)
         var window: [String] = []
-        var recent: [(step: Int, notifications: [Notification])] = []
+        var recent: [(step: Int, notifications: [SessionNotification])] = []
         var records: [StepRecord] = []
         var trace = options.trace ? Trace(initialState: session.state) : nil
         var failure: Failure? = nil
@@ -31,7 +31,7 @@ public enum Runner {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
             let before: JSONValue? = trace != nil ? session.state : nil
             var lines: [String] = []
-            var emitted: [Notification] = []
+            var emitted: [SessionNotification] = []
             switch step {
             case .event(let event):
                 session.send(event, into: &buffer)

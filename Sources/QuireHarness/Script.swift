@@ -163,9 +163,9 @@ public enum ScriptLoader {
             var names: [String] = []
             for (at, entry) in list.enumerated() {
                 guard let name = reader.string(entry, at: path + key + at, what: "a notification name") else { continue }
-                if !Notification.names.contains(name) {
+                if !SessionNotification.names.contains(name) {
                     var message = "unknown notification '\(name)'"
-                    if let near = DocumentReader.closest(to: name, in: Notification.names) { message += "; did you mean '\(near)'?" }
+                    if let near = DocumentReader.closest(to: name, in: SessionNotification.names) { message += "; did you mean '\(near)'?" }
                     reader.error(path + key + at, message)
                 }
                 names.append(name)

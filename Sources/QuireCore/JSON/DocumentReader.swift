@@ -148,28 +148,36 @@ public struct DocumentReader: Sendable {
         return integer
     }
 
-    /// The candidate within edit distance 2 of `word`, for "did you mean" hints.
+    /// The closest candidate, for "did you mean" hints: within one edit for short words, two for
+    /// longer ones (a swap of neighbours counts as one edit).
     public static func closest(to word: String, in candidates: [String]) -> String? {
+        let limit = word.count <= 3 ? 1 : 2
         var best: (String, Int)? = nil
         for candidate in candidates {
             let distance = editDistance(Array(word.lowercased().utf8), Array(candidate.lowercased().utf8))
-            if distance <= 2, best == nil || distance < best!.1 { best = (candidate, distance) }
+            if distance <= limit, distance < max(word.count, candidate.count), best == nil || distance < best!.1 {
+                best = (candidate, distance)
+            }
         }
         return best?.0
     }
 
+    /// Optimal string alignment distance: insertions, deletions, substitutions and swaps.
     static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
         for i in 1...a.count {
-            current[0] = i
             for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
         }
-        return previous[b.count]
+        return table[a.count][b.count]
     }
 }

@@ -28,6 +28,7 @@ struct FenwickTree: Sendable, Hashable {
     var count: Int { tree.count - 1 }
 
     mutating func add(_ index: Int, _ delta: Int) {
+        WorkMeter.count()
         total += delta
         var i = index + 1
         while i < tree.count {
@@ -38,6 +39,7 @@ struct FenwickTree: Sendable, Hashable {
 
     /// The sum over `0..<index`.
     func prefix(_ index: Int) -> Int {
+        WorkMeter.count()
         var sum = 0
         var i = index
         while i > 0 {
@@ -49,6 +51,7 @@ struct FenwickTree: Sendable, Hashable {
 
     /// The smallest index whose prefix through it exceeds `k` (the k-th set flag, 0-based).
     func find(_ k: Int) -> Int {
+        WorkMeter.count()
         var position = 0
         var remaining = k
         var step = 1

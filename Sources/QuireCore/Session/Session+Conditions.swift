@@ -78,6 +78,7 @@ extension Session {
     mutating func propagate() {
         let graph = flow.graph
         while let node = popMin() {
+            WorkMeter.count()
             dirty[Int(node)] = false
             let item = Int(graph.nodeItem[Int(node)])
             if item >= 0 {
@@ -118,6 +119,7 @@ extension Session {
 
     /// The error a field has now (visible and enabled fields only are validated).
     func validate(_ field: Int) -> ValidationCode? {
+        WorkMeter.count()
         guard fieldVisible[field] && fieldEnabled[field] else { return nil }
         let value = values[field]
         let required = fieldRequired[field]

@@ -106,10 +106,11 @@ extension Session {
         let range = flow.pages[currentPage].fieldRange
         guard !range.isEmpty else { return nil }
         guard let field else {
-            if forward {
-                return range.first { canFocus($0) }
+            let examine = { (candidate: Int) -> Bool in
+                WorkMeter.count()
+                return canFocus(candidate)
             }
-            return range.reversed().first { canFocus($0) }
+            return forward ? range.first(where: examine) : range.reversed().first(where: examine)
         }
         var candidate = field
         for _ in 0..<(range.count - 1) {
@@ -122,6 +123,7 @@ extension Session {
                 candidate = range.upperBound - 1
             }
             if candidate == field { return nil }
+            WorkMeter.count()
             if canFocus(candidate) { return candidate }
         }
         return nil

@@ -132,6 +132,7 @@ extension Session {
         while ordinal < pagesWithErrors.total {
             let page = pagesWithErrors.find(ordinal)
             guard page < endPage else { break }
+            WorkMeter.count()
             revealErrors(onPage: page)
             errors.append(contentsOf: self.errors(onPage: page))
             ordinal += 1
@@ -147,6 +148,10 @@ extension Session {
         next.start = position
         next.target = target
         next.elapsed = 0
+        // A phase keeps only its own fields, so a snapshot holds the whole motion.
+        next.anchor = 0
+        next.dragStart = 0
+        next.dx = 0
         next.revealed = nil
         motion = next
         let targetIndex = normalize(target)
@@ -252,6 +257,9 @@ extension Session {
             drag.anchor = anchor
         }
         drag.phase = .dragging
+        drag.start = 0
+        drag.target = 0
+        drag.elapsed = 0
         drag.dragStart = position
         drag.dx = 0
         drag.revealed = nil

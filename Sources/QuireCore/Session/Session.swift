@@ -41,7 +41,7 @@ public struct Session: Sendable, Equatable {
     // Scratch space reused across events (always empty between events).
     var dirty: [Bool]
     var heap: [Int32] = []
-    var outbox: [Notification] = []
+    var outbox: [SessionNotification] = []
 
     public init(flow: Flow, locale: String = "en", viewportWidth: Double = 800) {
         self.flow = flow
@@ -70,22 +70,22 @@ public struct Session: Sendable, Equatable {
 
     /// Sends one event; returns what happened, in order.
     @discardableResult
-    public mutating func send(_ event: Event) -> [Notification] {
-        var buffer: [Notification] = []
+    public mutating func send(_ event: Event) -> [SessionNotification] {
+        var buffer: [SessionNotification] = []
         send(event, into: &buffer)
         return buffer
     }
 
     /// Sends one event, writing notifications into `buffer` (cleared first). Reusing one buffer
     /// keeps a long replay free of per-event allocations.
-    public mutating func send(_ event: Event, into buffer: inout [Notification]) {
+    public mutating func send(_ event: Event, into buffer: inout [SessionNotification]) {
         buffer.removeAll(keepingCapacity: true)
         swap(&outbox, &buffer)
         dispatch(event)
         swap(&outbox, &buffer)
     }
 
-    @inline(__always) mutating func emit(_ notification: Notification) {
+    @inline(__always) mutating func emit(_ notification: SessionNotification) {
         outbox.append(notification)
     }
 

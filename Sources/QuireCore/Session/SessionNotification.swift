@@ -1,5 +1,5 @@
 /// What a session tells its fronts after an event (UIKit's delegate callbacks), CONTRACT §4.
-public enum Notification: Sendable, Hashable {
+public enum SessionNotification: Sendable, Hashable {
     case pageWillChange(from: Int, to: Int)
     case pageDidChange(from: Int, to: Int, completed: Bool)
     case focusChanged(from: String?, to: String?)

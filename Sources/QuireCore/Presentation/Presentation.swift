@@ -1,0 +1,294 @@
+/// What fronts render: localized titles, labels, display strings, enabled flags and error texts,
+/// so that no front formats or decides anything itself.
+///
+/// Built per page on demand (a front builds the current page and its neighbours only, as a page
+/// view controller's data source does), plus the chrome around pages.
+public struct PagePresentation: Sendable, Hashable {
+    public var id: String
+    /// The page's index among visible pages.
+    public var index: Int
+    public var title: String?
+    public var body: String?
+    /// Visible fields, in order.
+    public var fields: [FieldPresentation]
+}
+
+public struct FieldPresentation: Sendable, Hashable {
+    public var id: String
+    public var kind: String
+    public var label: String
+    /// The value as shown: "25 min", "1 h 05 min", "0:01:30", an option's label, "On"; empty when unset.
+    public var display: String
+    /// Shown when there is no value ("Not set" for pickers, the flow's placeholder for text).
+    public var placeholder: String
+    public var enabled: Bool
+    public var focused: Bool
+    public var required: Bool
+    /// A revealed error, as text ("Required", "Use at most 40 characters").
+    public var error: String?
+    public var errorCode: ValidationCode?
+    /// For toggles: whether it is on.
+    public var isOn: Bool?
+}
+
+public struct ToolbarItemPresentation: Sendable, Hashable {
+    public var item: AccessoryItem
+    /// Empty for spacers.
+    public var title: String
+    public var enabled: Bool
+}
+
+public struct WheelPresentation: Sendable, Hashable {
+    public var component: DurationComponent
+    /// The unit under the wheel ("hours", "min", "sec").
+    public var title: String
+    /// The values the wheel shows, top to bottom (minutes in steps of `minuteInterval`).
+    public var values: [Int]
+    /// The index in `values` of the draft's value.
+    public var selectedIndex: Int
+    public var isSelectedWheel: Bool
+}
+
+public struct OptionPresentation: Sendable, Hashable {
+    public var id: String
+    public var label: String
+    public var selected: Bool
+}
+
+/// The open input view: what the keyboard area shows.
+public struct InputPresentation: Sendable, Hashable {
+    public var field: String
+    public var view: InputView
+    public var label: String
+    /// The draft as it would be displayed once committed (pickers).
+    public var draftDisplay: String?
+    public var wheels: [WheelPresentation]
+    public var options: [OptionPresentation]
+    public var toolbar: [ToolbarItemPresentation]
+    /// The title of the keyboard's Return key ("Next" or "Done").
+    public var returnKeyTitle: String?
+}
+
+public struct ButtonPresentation: Sendable, Hashable {
+    public var button: TapTarget.Button
+    public var title: String
+    public var enabled: Bool
+}
+
+/// Everything around the pages: title, indicator, buttons, progress, the input view.
+public struct ChromePresentation: Sendable, Hashable {
+    public var title: String?
+    public var indicatorCount: Int
+    public var indicatorCurrent: Int
+    public var indicatorHidden: Bool
+    public var indicatorStyle: Paging.IndicatorStyle
+    /// "Page 2 of 4", for the indicator's accessible label (and the `numbers` style).
+    public var indicatorLabel: String
+    public var buttons: [ButtonPresentation]
+    /// Fraction of the flow behind the user (0 on the first page, 1 on the last), for a progress bar.
+    public var progress: Double
+    public var input: InputPresentation?
+    public var completed: Outcome?
+}
+
+extension Session {
+    /// The page at a visible index, localized for `locale`; nil when no page has that index.
+    public func presentPage(at index: Int) -> PagePresentation? {
+        guard index >= 0 && index < pageCount else { return nil }
+        let page = page(atVisible: index)
+        let definition = flow.pages[page]
+        var fields: [FieldPresentation] = []
+        for field in definition.fieldRange where fieldVisible[field] {
+            fields.append(presentField(field))
+        }
+        return PagePresentation(
+            id: definition.id, index: index, title: definition.title?.resolve(locale), body: definition.body?.resolve(locale),
+            fields: fields)
+    }
+
+    /// The current page and its neighbours (wrapping when the flow wraps): what a pager builds.
+    public func presentNeighbourhood() -> [PagePresentation] {
+        let index = currentIndex
+        var indices = [index]
+        if canStep(from: Double(index), -1) { indices.insert(normalize(Double(index - 1)), at: 0) }
+        if canStep(from: Double(index), 1) { indices.append(normalize(Double(index + 1))) }
+        var seen = Set<Int>()
+        return indices.filter { seen.insert($0).inserted }.compactMap { presentPage(at: $0) }
+    }
+
+    func presentField(_ field: Int) -> FieldPresentation {
+        let definition = flow.fields[field]
+        let strings = Strings(locale: locale)
+        let value = values[field]
+        var placeholder = ""
+        var isOn: Bool? = nil
+        switch definition.kind {
+        case .text(let options): placeholder = options.placeholder?.resolve(locale) ?? ""
+        case .duration, .choice: placeholder = strings.notSet
+        case .toggle: isOn = value == .toggle(true)
+        }
+        let code = touched[field] ? fieldError[field] : nil
+        return FieldPresentation(
+            id: definition.id, kind: definition.kind.name, label: definition.label?.resolve(locale) ?? definition.id,
+            display: display(value, of: definition), placeholder: placeholder, enabled: fieldEnabled[field],
+            focused: input?.field == field, required: fieldRequired[field],
+            error: code.map { errorText($0, field: definition) }, errorCode: code, isOn: isOn)
+    }
+
+    /// A value as fronts show it, in the session's locale.
+    public func display(_ value: FieldValue, of field: Field) -> String {
+        let strings = Strings(locale: locale)
+        switch (field.kind, value) {
+        case (_, .null): return ""
+        case (.text, .text(let text)): return text
+        case (.duration(let options), .duration(let seconds)): return strings.duration(seconds, withSeconds: options.hasSeconds)
+        case (.choice(let options), .choice(let index)):
+            guard options.options.indices.contains(index) else { return "" }
+            let option = options.options[index]
+            return option.label?.resolve(locale) ?? option.id
+        case (.toggle, .toggle(let on)): return on ? strings.on : strings.off
+        default: return ""
+        }
+    }
+
+    func errorText(_ code: ValidationCode, field: Field) -> String {
+        let strings = Strings(locale: locale)
+        switch (code, field.kind) {
+        case (.required, .toggle): return strings.mustBeOn
+        case (.required, _): return strings.required
+        case (.minLength, .text(let options)): return strings.atLeastCharacters(options.minLength ?? 0)
+        case (.maxLength, .text(let options)): return strings.atMostCharacters(options.maxLength ?? 0)
+        case (.min, .duration(let options)): return strings.atLeast(strings.duration(options.min, withSeconds: options.hasSeconds))
+        case (.max, .duration(let options)): return strings.atMost(strings.duration(options.max, withSeconds: options.hasSeconds))
+        default: return strings.required
+        }
+    }
+
+    public var chrome: ChromePresentation {
+        let strings = Strings(locale: locale)
+        let enabled = buttons
+        let count = pageCount
+        let index = currentIndex
+        return ChromePresentation(
+            title: flow.title?.resolve(locale), indicatorCount: count, indicatorCurrent: index, indicatorHidden: indicatorHidden,
+            indicatorStyle: flow.paging.indicatorStyle, indicatorLabel: strings.pageOf(index + 1, count),
+            buttons: [
+                ButtonPresentation(button: .back, title: strings.back, enabled: enabled.back),
+                ButtonPresentation(button: .next, title: strings.next, enabled: enabled.next),
+                ButtonPresentation(button: .skip, title: strings.skip, enabled: enabled.skip),
+                ButtonPresentation(button: .finish, title: strings.finish, enabled: enabled.finish),
+                ButtonPresentation(button: .cancel, title: strings.cancel, enabled: completion == nil),
+            ],
+            progress: count > 1 ? Double(index) / Double(count - 1) : 1,
+            input: presentInput(), completed: completion?.outcome)
+    }
+
+    func presentInput() -> InputPresentation? {
+        guard let editing = input else { return nil }
+        let field = editing.field
+        let definition = flow.fields[field]
+        let strings = Strings(locale: locale)
+        var wheels: [WheelPresentation] = []
+        var options: [OptionPresentation] = []
+        var draftDisplay: String? = nil
+        var returnKeyTitle: String? = nil
+        switch definition.kind {
+        case .duration(let duration):
+            if case .duration(let seconds) = editing.draft {
+                draftDisplay = display(editing.draft, of: definition)
+                for (at, component) in duration.components.enumerated() {
+                    let values: [Int] =
+                        switch component {
+                        case .hours: Array(0...23)
+                        case .minutes: Array(stride(from: 0, to: 60, by: duration.minuteInterval))
+                        case .seconds: Array(0...59)
+                        }
+                    let current = duration.wheel(component, of: seconds)
+                    wheels.append(
+                        WheelPresentation(
+                            component: component, title: strings.wheelTitle(component), values: values,
+                            selectedIndex: values.firstIndex(of: current) ?? 0, isSelectedWheel: at == editing.selectedWheel))
+                }
+            }
+        case .choice(let choice):
+            draftDisplay = display(editing.draft, of: definition)
+            for (at, option) in choice.options.enumerated() {
+                options.append(
+                    OptionPresentation(id: option.id, label: option.label?.resolve(locale) ?? option.id, selected: editing.draft == .choice(at)))
+            }
+        case .text:
+            returnKeyTitle = effectiveReturnKey(field) == .next ? strings.next : strings.done
+        case .toggle:
+            break
+        }
+        return InputPresentation(
+            field: definition.id, view: view(of: field), label: definition.label?.resolve(locale) ?? definition.id,
+            draftDisplay: draftDisplay, wheels: wheels, options: options,
+            toolbar: accessoryItems(of: field).map { item in
+                ToolbarItemPresentation(item: item, title: strings.accessoryTitle(item), enabled: isAccessoryEnabled(item, field: field))
+            },
+            returnKeyTitle: returnKeyTitle)
+    }
+}
+
+/// Quire's own strings, in English and Japanese (other locales fall back to English).
+public struct Strings: Sendable {
+    public let japanese: Bool
+
+    public init(locale: String) {
+        let language = locale.split(separator: "-").first.map { $0.lowercased() } ?? ""
+        japanese = language == "ja"
+    }
+
+    /// "25 min", "1 h 05 min" (hours and minutes wheels) or "0:01:30" (with a seconds wheel).
+    public func duration(_ seconds: Int, withSeconds: Bool) -> String {
+        let hours = seconds / 3600
+        let minutes = (seconds % 3600) / 60
+        let secs = seconds % 60
+        if withSeconds {
+            return "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))"
+        }
+        if japanese {
+            return hours == 0 ? "\(minutes)分" : "\(hours)時間\(twoDigits(minutes))分"
+        }
+        return hours == 0 ? "\(minutes) min" : "\(hours) h \(twoDigits(minutes)) min"
+    }
+
+    func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    public var notSet: String { japanese ? "未設定" : "Not set" }
+    public var on: String { japanese ? "オン" : "On" }
+    public var off: String { japanese ? "オフ" : "Off" }
+    public var required: String { japanese ? "入力してください" : "Required" }
+    public var mustBeOn: String { japanese ? "オンにしてください" : "Must be turned on" }
+    public func atLeastCharacters(_ count: Int) -> String { japanese ? "\(count)文字以上で入力してください" : "Use at least \(count) characters" }
+    public func atMostCharacters(_ count: Int) -> String { japanese ? "\(count)文字以内で入力してください" : "Use at most \(count) characters" }
+    public func atLeast(_ value: String) -> String { japanese ? "\(value)以上にしてください" : "At least \(value)" }
+    public func atMost(_ value: String) -> String { japanese ? "\(value)以下にしてください" : "At most \(value)" }
+    public var back: String { japanese ? "戻る" : "Back" }
+    public var next: String { japanese ? "次へ" : "Next" }
+    public var skip: String { japanese ? "スキップ" : "Skip" }
+    public var finish: String { japanese ? "完了" : "Finish" }
+    public var cancel: String { japanese ? "キャンセル" : "Cancel" }
+    public var done: String { japanese ? "完了" : "Done" }
+    public var previous: String { japanese ? "前へ" : "Previous" }
+    public func pageOf(_ page: Int, _ count: Int) -> String { japanese ? "\(count)ページ中\(page)ページ目" : "Page \(page) of \(count)" }
+
+    public func wheelTitle(_ component: DurationComponent) -> String {
+        switch component {
+        case .hours: japanese ? "時間" : "hours"
+        case .minutes: japanese ? "分" : "min"
+        case .seconds: japanese ? "秒" : "sec"
+        }
+    }
+
+    public func accessoryTitle(_ item: AccessoryItem) -> String {
+        switch item {
+        case .previous: previous
+        case .next: next
+        case .done: done
+        case .cancel: cancel
+        case .flexibleSpace, .fixedSpace: ""
+        }
+    }
+}

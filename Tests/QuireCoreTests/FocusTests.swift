@@ -1,0 +1,262 @@
+import Testing
+
+@testable import QuireCore
+
+/// A session on the "form" page of `formFlow`.
+func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
+    var session = Session(flow: formFlow(paging: paging))
+    session.run(next)
+    return session
+}
+
+@Suite struct FocusTests {
+    @Test func tappingAFieldMakesItFirstResponderAndPresentsItsInputView() {
+        var session = onForm()
+        let notes = session.send(tapField("name"))
+        #expect(notes == [.focusChanged(from: nil, to: "name"), .inputPresented(field: "name", view: .keyboard)])
+        #expect(session.at("focus") == "name")
+        #expect(session.at("input.view") == "keyboard")
+    }
+
+    @Test func tappingAnotherFieldMovesFocusWithOneFocusChange() {
+        var session = onForm()
+        session.run(tapField("name"))
+        let notes = session.send(tapField("time"))
+        #expect(
+            notes == [
+                .inputDismissed(field: "name", committed: true), .focusChanged(from: "name", to: "time"),
+                .inputPresented(field: "time", view: .durationPicker),
+            ])
+    }
+
+    @Test func aFieldOnAnotherPageCannotBecomeFirstResponder() {
+        var session = Session(flow: formFlow())
+        #expect(session.send(tapField("name")).first?.ignoredReason == .otherPage)
+        #expect(session.at("focus") == .null)
+    }
+
+    @Test func hiddenAndDisabledFieldsCannotBecomeFirstResponder() {
+        let flow = makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f",
+             "pages": [{"id": "a", "fields": [
+               {"id": "on", "kind": "toggle", "default": false},
+               {"id": "shown", "kind": "text", "visibleIf": {"field": "on", "equals": true}},
+               {"id": "usable", "kind": "text", "enabledIf": {"field": "on", "equals": true}}]}]}
+            """#)
+        var session = Session(flow: flow)
+        #expect(session.send(tapField("shown")).first?.ignoredReason == .hidden)
+        #expect(session.send(tapField("usable")).first?.ignoredReason == .disabled)
+        session.run(tapField("on"), tapField("usable"))
+        #expect(session.at("focus") == "usable")
+    }
+
+    @Test func tappingAnOpenPickerAgainCommitsAndResigns() {
+        var session = onForm()
+        session.run(tapField("color"), .select("blue"))
+        let notes = session.send(tapField("color"))
+        #expect(
+            notes == [
+                .inputDismissed(field: "color", committed: true), .valueChanged(field: "color", value: "blue"),
+                .focusChanged(from: "color", to: nil),
+            ])
+    }
+
+    @Test func tappingTheFocusedTextFieldKeepsIt() {
+        var session = onForm()
+        session.run(tapField("name"))
+        #expect(session.send(tapField("name")).isEmpty)
+        #expect(session.at("focus") == "name")
+    }
+
+    @Test func tappingTheBackgroundResigns() {
+        var session = onForm()
+        session.run(tapField("name"))
+        #expect(session.run(.tap(.background)) == ["inputDismissed", "focusChanged"])
+        #expect(session.send(.tap(.background)).first?.ignoredReason == .noFirstResponder)
+    }
+
+    @Test func tabMovesThroughEditableFieldsAndWraps() {
+        var session = onForm()
+        session.run(.key(.tab))
+        #expect(session.at("focus") == "name")
+        session.run(.key(.tab), .key(.tab))
+        #expect(session.at("focus") == "color")
+        session.run(.key(.tab))
+        #expect(session.at("focus") == "name")  // the toggle is skipped; wraps to the first
+    }
+
+    @Test func shiftTabWithNothingFocusedFocusesTheLastAndWrapsBackwards() {
+        var session = onForm()
+        session.run(.key(.shiftTab))
+        #expect(session.at("focus") == "color")
+        session.run(.key(.shiftTab), .key(.shiftTab), .key(.shiftTab))
+        #expect(session.at("focus") == "color")
+    }
+
+    @Test func tabOnAPageWithoutEditableFieldsIsIgnored() {
+        var session = Session(flow: formFlow())
+        #expect(session.send(.key(.tab)).first?.ignoredReason == .noEditableField)
+    }
+
+    @Test func accessoryPreviousAndNextAreDisabledAtTheEnds() {
+        var session = onForm()
+        session.run(tapField("name"))
+        #expect(
+            session.at("input.accessory")
+                == [
+                    ["item": "previous", "enabled": false], ["item": "next", "enabled": true],
+                    ["item": "flexibleSpace", "enabled": true], ["item": "done", "enabled": true],
+                ])
+        #expect(session.send(.tap(.accessory(.previous))).first?.ignoredReason == .disabled)
+        session.run(.tap(.accessory(.next)))
+        #expect(session.at("focus") == "time")
+        session.run(.tap(.accessory(.next)))
+        #expect(session.at("input.accessory")?.arrayValue?[1] == ["item": "next", "enabled": false])
+    }
+
+    @Test func aFieldsAccessoryWinsOverTheFlowsWhichWinsOverTheStandardOne() {
+        let flow = makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f", "accessory": ["done"],
+             "pages": [{"id": "a", "fields": [
+               {"id": "plain", "kind": "text"},
+               {"id": "own", "kind": "duration", "accessory": ["cancel", "flexibleSpace", "done"]}]}]}
+            """#)
+        var session = Session(flow: flow)
+        session.run(tapField("plain"))
+        #expect(session.at("input.accessory") == [["item": "done", "enabled": true]])
+        session.run(tapField("own"))
+        #expect(session.at("input.accessory")?.arrayValue?.count == 3)
+        #expect(session.send(.tap(.accessory(.next))).first?.ignoredReason == .notInAccessory)
+        #expect(session.send(.tap(.accessory(.flexibleSpace))).first?.ignoredReason == .notAButton)
+    }
+
+    @Test func aToggleNeverBecomesFirstResponder() {
+        var session = onForm()
+        session.run(tapField("agree"))
+        #expect(session.at("focus") == .null)
+        #expect(session.at("values.agree") == true)
+    }
+
+    @Test func returnWithDefaultReturnKeyGoesToTheNextFieldThenResigns() {
+        let flow = makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [
+               {"id": "first", "kind": "text"}, {"id": "second", "kind": "text"}]}]}
+            """#)
+        var session = Session(flow: flow)
+        session.run(tapField("first"))
+        #expect(session.at("input.returnKey") == "next")
+        session.run(.key(.return))
+        #expect(session.at("focus") == "second")
+        #expect(session.at("input.returnKey") == "done")
+        session.run(.key(.return))
+        #expect(session.at("focus") == .null)
+    }
+
+    @Test func returnKeyDoneResignsAndNextWraps() {
+        let flow = makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [
+               {"id": "first", "kind": "text", "returnKey": "done"}, {"id": "second", "kind": "text", "returnKey": "next"}]}]}
+            """#)
+        var session = Session(flow: flow)
+        session.run(tapField("first"), .key(.return))
+        #expect(session.at("focus") == .null)
+        session.run(tapField("second"), .key(.return))
+        #expect(session.at("focus") == "first")
+    }
+
+    @Test func returnAndEscapeWithNothingFocusedDoNothing() {
+        var session = onForm()
+        let before = session
+        #expect(session.send(.key(.return)).first?.ignoredReason == .noFirstResponder)
+        #expect(session.send(.key(.escape)).first?.ignoredReason == .noFirstResponder)
+        #expect(session.state == before.state)
+    }
+
+    @Test func tapsOnFieldsDuringATransitionAreIgnored() {
+        var session = Session(flow: formFlow(paging: #"{"animationMs": 200}"#))
+        session.run(next, .settle, back, .tick(10))
+        #expect(session.send(tapField("name")).first?.ignoredReason == .transitionInProgress)
+    }
+}
+
+@Suite struct TextTests {
+    @Test func typingAppliesAtOnce() {
+        var session = onForm()
+        session.run(tapField("name"))
+        #expect(session.at("values.name") == .null)
+        let notes = session.send(.type("Ak"))
+        #expect(notes == [.valueChanged(field: "name", value: "Ak")])
+        #expect(session.at("values.name") == "Ak")
+    }
+
+    @Test func backSpaceDeletesTheLastGraphemeCluster() {
+        let flow = makeFlow(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "t", "kind": "text"}]}]}"#)
+        var session = Session(flow: flow)
+        session.run(tapField("t"), .type("a👨‍👩‍👧é"), .key(.backSpace))
+        #expect(session.at("values.t") == "a👨‍👩‍👧")
+        session.run(.key(.backSpace))
+        #expect(session.at("values.t") == "a")
+    }
+
+    @Test func backSpaceOnEmptyTextDoesNothing() {
+        var session = onForm()
+        session.run(tapField("name"), .type("A"), .key(.backSpace))
+        #expect(session.at("values.name") == "")
+        #expect(session.send(.key(.backSpace)).first?.ignoredReason == .emptyText)
+    }
+
+    @Test func anInsertionOverMaxLengthIsRefusedWhole() {
+        var session = onForm()
+        session.run(tapField("name"), .type("Aki"))
+        let notes = session.send(.type("ko!"))
+        #expect(notes == [.refused(reason: .maxLength, errors: [FieldError(field: "name", code: .maxLength)])])
+        #expect(session.at("values.name") == "Aki")
+        session.run(.type("ko"))
+        #expect(session.at("values.name") == "Akiko")
+    }
+
+    @Test func maxLengthCountsGraphemeClusters() {
+        var session = onForm()
+        session.run(tapField("name"), .type("🇯🇵🇯🇵🇯🇵🇯🇵e"))
+        #expect(session.at("values.name") == "🇯🇵🇯🇵🇯🇵🇯🇵e")
+        session.run(.type("\u{301}"))  // a combining accent joins the last cluster
+        #expect(session.at("values.name") == "🇯🇵🇯🇵🇯🇵🇯🇵é")
+    }
+
+    @Test func aNewlineInTypedTextActsAsReturn() {
+        let flow = makeFlow(
+            #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "a1", "kind": "text"}, {"id": "a2", "kind": "text"}]}]}"#)
+        var session = Session(flow: flow)
+        session.run(tapField("a1"), .type("Aki\nSato"))
+        #expect(session.at("values") == ["a1": "Aki", "a2": "Sato"])
+        #expect(session.at("focus") == "a2")
+    }
+
+    @Test func escapeAndCancelResignAndKeepTheText() {
+        let flow = makeFlow(
+            #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "t", "kind": "text", "accessory": ["cancel", "done"]}]}]}"#)
+        var session = Session(flow: flow)
+        session.run(tapField("t"), .type("x"), .key(.escape))
+        #expect(session.at("values.t") == "x")
+        session.run(tapField("t"), .type("y"))
+        #expect(session.run(.tap(.accessory(.cancel))) == ["inputDismissed", "focusChanged"])
+        #expect(session.at("values.t") == "xy")
+    }
+
+    @Test func arrowKeysInATextFieldDoNothingToPaging() {
+        var session = onForm()
+        session.run(tapField("name"))
+        #expect(session.send(.key(.right)).first?.ignoredReason == .firstResponderActive)
+        #expect(session.send(.key(.end)).first?.ignoredReason == .firstResponderActive)
+        #expect(session.at("page.index") == 1)
+    }
+
+    @Test func typingWithNothingFocusedIsIgnored() {
+        var session = onForm()
+        #expect(session.send(.type("x")).first?.ignoredReason == .noFirstResponder)
+    }
+}

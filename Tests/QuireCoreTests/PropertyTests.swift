@@ -1,0 +1,116 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import QuireCore
+
+/// Long random event sequences on several flows; the invariants hold after every event.
+@Suite struct PropertyTests {
+    /// Every event a script could send to `flow`, so a sequence is a list of indices into it.
+    static func events(for flow: Flow) -> [Event] {
+        var events: [Event] = [
+            .tap(.background), .tap(.indicatorLeft), .tap(.indicatorRight), .tap(.indicatorPage(0)), .tap(.indicatorPage(2)),
+            .type("a"), .type("Zz\n"), .type("é👍"), .select("red"), .select("ja"), .dragBegin, .dragUpdate(dx: -120),
+            .dragUpdate(dx: -500), .dragUpdate(dx: 300), .dragEnd(vx: 0), .dragEnd(vx: -900), .dragEnd(vx: 450),
+            .swipePage(forward: true), .swipePage(forward: false), .swipe(dx: -200, vx: 0), .tick(16), .tick(100), .tick(1000),
+            .settle,
+        ]
+        events += TapTarget.Button.allCases.filter { $0 != .cancel }.map { .tap(.button($0)) }
+        events += AccessoryItem.allCases.map { .tap(.accessory($0)) }
+        events += Key.allCases.map { .key($0) }
+        events += DurationComponent.allCases.flatMap { [.spin(component: $0, by: 1), .spin(component: $0, by: -3)] }
+        for field in flow.fields {
+            events += [.tap(.field(field.id)), .tap(.field(field.id))]
+        }
+        // Rarely: cancel the whole flow.
+        events.append(.tap(.button(.cancel)))
+        return events
+    }
+
+    static let flows: [Flow] = [
+        formFlow(paging: #"{"animationMs": 120}"#),
+        formFlow(paging: #"{"animationMs": 0, "wrap": true, "gate": "none"}"#),
+        pagesFlow(5, paging: #"{"animationMs": 200, "wrap": true, "autoAdvanceMs": 300}"#),
+        try! Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/focus-onboarding.json").path),
+        makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "cond", "paging": {"animationMs": 50},
+             "pages": [
+              {"id": "a", "fields": [{"id": "on", "kind": "toggle", "default": true},
+                                     {"id": "color", "kind": "choice", "options": [{"id": "red"}, {"id": "blue"}]},
+                                     {"id": "n", "kind": "text", "requiredIf": {"field": "color", "equals": "red"}, "maxLength": 3}]},
+              {"id": "b", "visibleIf": {"field": "on", "equals": true},
+               "fields": [{"id": "d", "kind": "duration", "components": ["hours", "minutes", "seconds"], "min": 0, "required": true}]},
+              {"id": "c", "visibleIf": {"any": [{"field": "d", "greaterThan": 60}, {"field": "color", "equals": "blue"}]},
+               "fields": [{"id": "t", "kind": "toggle", "required": true}]},
+              {"id": "z"}]}
+            """#),
+    ]
+
+    /// Checks every invariant after one event. Returns a description of the first broken one.
+    static func check(before: Session, after: Session, notes: [SessionNotification], event: Event) -> String? {
+        let count = after.pageCount
+        let index = after.currentIndex
+        if !(0..<count).contains(index) { return "page index \(index) outside 0..<\(count)" }
+        if !after.pageVisible[after.currentPage] { return "the current page is hidden" }
+        if after.transition == nil && after.position != Double(index) {
+            return "settled at position \(after.position), page \(index)"
+        }
+        if let input = after.input {
+            // At most one first responder (by construction), and it is a legal one.
+            if !after.canFocus(input.field) || after.flow.fields[input.field].page != after.currentPage {
+                return "first responder \(after.flow.fields[input.field].id) cannot be one"
+            }
+        }
+        if before.completion != nil {
+            if after != before { return "the session changed after completion" }
+            if notes.count != 1 || notes.first?.ignoredReason != .completed { return "an event after completion was not ignored" }
+        }
+        if notes.filter({ $0.name == "completed" }).count > (before.completion == nil ? 1 : 0) {
+            return "completed more than once"
+        }
+        // A committed value changes only with a valueChanged for its field, carrying the new value.
+        for (field, definition) in after.flow.fields.enumerated() where before.values[field] != after.values[field] {
+            let expected = SessionNotification.valueChanged(field: definition.id, value: definition.json(after.values[field]))
+            if !notes.contains(expected) { return "\(definition.id) changed without valueChanged" }
+        }
+        return nil
+    }
+
+    @Test(arguments: 0..<flows.count)
+    func invariantsHoldOverLongRandomSequences(flowIndex: Int) async {
+        let flow = Self.flows[flowIndex]
+        let events = Self.events(for: flow)
+        await propertyCheck(count: 60, input: Gen.int(in: 0...(events.count - 1)).array(of: 20...250)) { indices in
+            var session = Session(flow: flow, viewportWidth: 800)
+            for (step, eventIndex) in indices.enumerated() {
+                let event = events[eventIndex]
+                let before = session
+                let notes = session.send(event)
+                if let broken = Self.check(before: before, after: session, notes: notes, event: event) {
+                    Issue.record("step \(step) \(event): \(broken)")
+                    return
+                }
+                // Snapshot → restore gives an equal session, at every step.
+                let restored = try? Session(restoring: JSONWriter.data(session.snapshot(includingFlow: step % 25 == 0)), flow: step % 25 == 0 ? nil : flow)
+                if restored != session {
+                    Issue.record("step \(step) \(event): snapshot did not restore an equal session")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func theSameEventsGiveTheSameSession() async {
+        let flow = Self.flows[0]
+        let events = Self.events(for: flow)
+        await propertyCheck(count: 30, input: Gen.int(in: 0...(events.count - 1)).array(of: 1...150)) { indices in
+            var a = Session(flow: flow)
+            var b = Session(flow: flow)
+            for index in indices {
+                #expect(a.send(events[index]) == b.send(events[index]))
+            }
+            #expect(a == b)
+        }
+    }
+}

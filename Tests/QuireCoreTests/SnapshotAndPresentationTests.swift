@@ -1,0 +1,114 @@
+import Testing
+
+@testable import QuireCore
+
+@Suite struct SnapshotTests {
+    func roundTrip(_ session: Session) throws -> Session {
+        let bytes = JSONWriter.data(session.snapshot())
+        return try Session(restoring: bytes, file: "snap.json")
+    }
+
+    @Test func aSnapshotRestoresAnEqualSessionMidAnimation() throws {
+        var session = Session(flow: pagesFlow(4, paging: #"{"animationMs": 250}"#))
+        session.run(next, .tick(70), next, .tick(33))
+        let restored = try roundTrip(session)
+        #expect(restored == session)
+        var a = session
+        var b = restored
+        #expect(a.run(.tick(50), .settle) == b.run(.tick(50), .settle))
+        #expect(a == b)
+    }
+
+    @Test func aSnapshotRestoresAnEqualSessionMidDrag() throws {
+        var session = Session(flow: pagesFlow(3), viewportWidth: 640)
+        session.run(.dragBegin, .dragUpdate(dx: -123.25))
+        #expect(try roundTrip(session) == session)
+    }
+
+    @Test func aSnapshotKeepsAnOpenPickerWithItsDraft() throws {
+        var session = onForm()
+        session.run(tapField("time"), .spin(component: .hours, by: 2), .key(.right))
+        var restored = try roundTrip(session)
+        #expect(restored == session)
+        restored.run(.key(.escape))
+        #expect(restored.at("values.time") == .null)
+    }
+
+    @Test func aSnapshotKeepsTheResult() throws {
+        var session = onForm()
+        session.run(.tap(.button(.cancel)))
+        #expect(try roundTrip(session) == session)
+    }
+
+    @Test func aBrokenSnapshotIsRejectedWithWhereAndWhy() {
+        let text = #"{"format": "quire.snapshot/1", "flow": {"format": "quire.flow/1", "id": "f", "pages": [{"id": "a"}]}, "values": {"ghost": 1}, "page": "b", "position": 0}"#
+        #expect(throws: DocumentError.self) { try Session(restoring: Array(text.utf8), file: "s.json") }
+        do {
+            _ = try Session(restoring: Array(text.utf8), file: "s.json")
+        } catch {
+            #expect(
+                error.diagnostics.map(\.description) == [
+                    "s.json:1:114: $.values.ghost: the flow has no field 'ghost'",
+                    "s.json:1:135: $.page: 'b' is not a visible page of the flow",
+                ])
+        }
+    }
+}
+
+@Suite struct PresentationTests {
+    @Test(arguments: [
+        (1500, false, "en", "25 min"), (3900, false, "en", "1 h 05 min"), (90, true, "en", "0:01:30"),
+        (1500, false, "ja", "25分"), (3900, false, "ja", "1時間05分"), (0, false, "en", "0 min"),
+    ] as [(Int, Bool, String, String)])
+    func durationsDisplayAsPeopleReadThem(seconds: Int, withSeconds: Bool, locale: String, expected: String) {
+        #expect(Strings(locale: locale).duration(seconds, withSeconds: withSeconds) == expected)
+    }
+
+    @Test func aPageIsPresentedInTheSessionsLocale() throws {
+        let flow = try Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/focus-onboarding.json").path)
+        var session = Session(flow: flow, locale: "ja-JP")
+        let page = session.presentPage(at: 2)
+        #expect(page?.title == "集中する時間")
+        #expect(page?.fields.map(\.display) == ["25分", "オン"])
+        session.locale = "en"
+        #expect(session.presentPage(at: 2)?.fields.map(\.label) == ["Focus time", "Remind me to take breaks"])
+        #expect(session.presentPage(at: 3)?.fields.first?.display == "0:01:30")
+    }
+
+    @Test func revealedErrorsCarryTheirText() {
+        var session = onForm()
+        session.run(tapField("name"), .tap(.background))
+        let name = session.presentPage(at: 1)?.fields.first
+        #expect(name?.error == "Required")
+        #expect(name?.errorCode == .required)
+        session.locale = "ja"
+        #expect(session.presentPage(at: 1)?.fields.first?.error == "入力してください")
+    }
+
+    @Test func theInputViewShowsWheelsOptionsAndToolbarTitles() {
+        var session = onForm()
+        session.run(tapField("time"))
+        let input = session.chrome.input
+        #expect(input?.wheels.map(\.title) == ["hours", "min"])
+        #expect(input?.wheels[1].values.count == 12)
+        #expect(input?.draftDisplay == "5 min")
+        #expect(input?.toolbar.map(\.title) == ["Previous", "Next", "", "Done"])
+        session.run(tapField("color"))
+        #expect(session.chrome.input?.options.map(\.selected) == [true, false, false])
+    }
+
+    @Test func theChromeCarriesButtonsIndicatorAndProgress() {
+        var session = Session(flow: formFlow())
+        session.run(next)
+        let chrome = session.chrome
+        #expect(chrome.indicatorLabel == "Page 2 of 4")
+        #expect(chrome.buttons.map(\.enabled) == [true, true, true, false, true])
+        #expect(abs(chrome.progress - 1.0 / 3) < 1e-12)
+    }
+
+    @Test func aFrontBuildsOnlyTheCurrentPageAndItsNeighbours() {
+        var session = Session(flow: pagesFlow(1000))
+        session.run(.tap(.indicatorPage(500)))
+        #expect(session.presentNeighbourhood().map(\.index) == [499, 500, 501])
+    }
+}

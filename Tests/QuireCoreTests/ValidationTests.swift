@@ -1,0 +1,180 @@
+import Testing
+
+@testable import QuireCore
+
+@Suite struct ValidationTests {
+    @Test func anErrorIsRevealedOnceTheFieldIsResigned() {
+        var session = onForm()
+        session.run(tapField("name"))
+        #expect(session.at("errors") == [:])
+        session.run(.tap(.background))
+        #expect(session.at("errors") == ["name": "required"])
+    }
+
+    @Test func anErrorDisappearsAsSoonAsItIsFixed() {
+        var session = onForm()
+        session.run(tapField("name"), .tap(.background), tapField("name"), .type("A"))
+        #expect(session.at("errors") == [:])
+        session.run(.key(.backSpace))
+        #expect(session.at("errors") == ["name": "required"])
+    }
+
+    @Test func minLengthAppliesToTextThatIsThere() {
+        var session = onForm()
+        session.run(tapField("name"), .type("Aki"), next, tapField("note"), .tap(.background))
+        #expect(session.at("errors") == [:])  // optional and empty: fine
+        session.run(tapField("note"), .type("ab"), .tap(.background))
+        #expect(session.at("errors") == ["note": "minLength"])
+    }
+
+    @Test func minMaxAndMaxLengthErrorsShowForValuesOutOfRange() throws {
+        var session = onForm()
+        var snapshot = session.snapshot().objectValue!
+        var values = snapshot["values"]!.objectValue!
+        values["name"] = "Too long"
+        values["time"] = 30
+        snapshot["values"] = .object(values)
+        snapshot["touched"] = ["name", "time"]
+        session = try Session(restoring: .object(snapshot))
+        #expect(session.at("errors") == ["name": "maxLength", "time": "min"])
+    }
+
+    @Test func hiddenFieldsAreNotValidated() {
+        let flow = makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
+             "pages": [{"id": "a", "fields": [{"id": "ask", "kind": "toggle", "default": true},
+                                            {"id": "why", "kind": "text", "required": true, "visibleIf": {"field": "ask", "equals": true}}]},
+                       {"id": "b"}]}
+            """#)
+        var session = Session(flow: flow)
+        #expect(session.send(next).first?.name == "refused")
+        session.run(tapField("ask"), next)
+        #expect(session.at("page.index") == 1)
+    }
+
+    @Test func disabledFieldsAreNotValidated() {
+        let flow = makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
+             "pages": [{"id": "a", "fields": [{"id": "on", "kind": "toggle", "default": false},
+                                            {"id": "t", "kind": "text", "required": true, "enabledIf": {"field": "on", "equals": true}}]},
+                       {"id": "b"}]}
+            """#)
+        var session = Session(flow: flow)
+        session.run(next)
+        #expect(session.at("page.index") == 1)
+    }
+
+    @Test func requiredIfMakesAFieldRequired() {
+        let flow = makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
+             "pages": [{"id": "a", "fields": [{"id": "kind", "kind": "choice", "default": "other", "options": [{"id": "basic"}, {"id": "other"}]},
+                                            {"id": "detail", "kind": "text", "requiredIf": {"field": "kind", "in": ["other"]}}]},
+                       {"id": "b"}]}
+            """#)
+        var session = Session(flow: flow)
+        #expect(session.send(next).first == .refused(reason: .gate, errors: [FieldError(field: "detail", code: .required)]))
+        session.run(tapField("kind"), .select("basic"), .tap(.accessory(.done)), next)
+        #expect(session.at("page.index") == 1)
+    }
+
+    @Test func aRequiredToggleMustBeOn() {
+        let flow = makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
+             "pages": [{"id": "a", "fields": [{"id": "terms", "kind": "toggle", "required": true}]}]}
+            """#)
+        var session = Session(flow: flow)
+        #expect(session.at("values.terms") == .null)
+        #expect(session.send(.tap(.button(.finish))).first?.name == "refused")
+        session.run(tapField("terms"), .tap(.button(.finish)))
+        #expect(session.at("completed.outcome") == "finished")
+    }
+
+    @Test func conditionsSeeHiddenFieldsAsUnanswered() {
+        let flow = makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f",
+             "pages": [{"id": "a", "fields": [{"id": "on", "kind": "toggle", "default": true}]},
+                       {"id": "b", "visibleIf": {"field": "on", "equals": true},
+                        "fields": [{"id": "long", "kind": "duration", "default": 7200}]},
+                       {"id": "c", "visibleIf": {"field": "long", "greaterThan": 3600}}]}
+            """#)
+        var session = Session(flow: flow)
+        #expect(session.at("page.count") == 3)
+        session.run(tapField("on"))
+        #expect(session.at("page.count") == 1)
+        #expect(session.at("values.long") == 7200)
+    }
+}
+
+@Suite struct CompletionTests {
+    /// A session on the last page of `formFlow` with a valid form.
+    func filled() -> Session {
+        var session = onForm()
+        session.run(tapField("name"), .type("Aki"), .tap(.background), .key(.end))
+        return session
+    }
+
+    @Test func finishCompletesOnceWithTheVisibleValues() {
+        var session = filled()
+        #expect(session.send(.tap(.button(.finish))) == [.completed(outcome: .finished)])
+        #expect(session.at("completed.outcome") == "finished")
+        #expect(session.at("completed.values.name") == "Aki")
+        let after = session
+        for event in [Event.tap(.button(.finish)), .tap(.button(.cancel)), .key(.home), .tick(500)] {
+            #expect(session.send(event).first?.ignoredReason == .completed)
+        }
+        #expect(session == after)
+    }
+
+    @Test func finishIsOnlyEnabledOnTheLastPage() {
+        var session = onForm()
+        #expect(session.at("buttons.finish") == false)
+        #expect(session.send(.tap(.button(.finish))).first?.ignoredReason == .disabled)
+    }
+
+    @Test func aRefusedFinishRevealsTheFirstInvalidPageAndMovesThere() {
+        var session = Session(flow: formFlow(paging: #"{"animationMs": 0, "gate": "none"}"#))
+        session.run(.key(.end))
+        let notes = session.send(.tap(.button(.finish)))
+        #expect(notes.first == .refused(reason: .finish, errors: [FieldError(field: "name", code: .required)]))
+        #expect(session.at("page.id") == "form")
+        #expect(session.at("errors") == ["name": "required"])
+        #expect(session.at("completed") == .null)
+    }
+
+    @Test func aFinishedResultLeavesHiddenFieldsOut() {
+        let flow = makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f",
+             "pages": [{"id": "a", "fields": [{"id": "on", "kind": "toggle", "default": true},
+                                            {"id": "extra", "kind": "text", "default": "kept", "visibleIf": {"field": "on", "equals": true}}]}]}
+            """#)
+        var session = Session(flow: flow)
+        session.run(tapField("on"), .tap(.button(.finish)))
+        #expect(session.at("completed.values") == ["on": false])
+        #expect(session.at("values.extra") == "kept")
+    }
+
+    @Test func cancelCompletesWithEveryValueAndCommitsAnOpenPicker() {
+        var session = onForm()
+        session.run(tapField("color"), .select("green"))
+        let notes = session.run(.tap(.button(.cancel)))
+        #expect(notes == ["inputDismissed", "valueChanged", "focusChanged", "completed"])
+        #expect(session.at("completed.outcome") == "cancelled")
+        #expect(session.at("completed.values.color") == "green")
+        #expect(session.at("completed.values")?.objectValue?.count == 5)
+    }
+
+    @Test func cancelDuringATransitionClosesIt() {
+        var session = Session(flow: pagesFlow(3, paging: #"{"animationMs": 250}"#))
+        session.run(next, .tick(100))
+        let notes = session.send(.tap(.button(.cancel)))
+        #expect(notes == [.pageDidChange(from: 0, to: 1, completed: false), .completed(outcome: .cancelled)])
+        #expect(session.at("transition") == .null)
+        #expect(session.at("position") == 0)
+    }
+}
