@@ -35,7 +35,8 @@ let package = Package(
             exclude: ["BadFlows"]),
         .testTarget(
             name: "QuireHarnessTests",
-            dependencies: ["QuireHarness", "QuireCore"]),
+            dependencies: ["QuireHarness", "QuireCore"],
+            exclude: ["Fixtures", "Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -114,6 +114,41 @@ struct Test: ParsableCommand {
 }
 
 struct GenerateSessions: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "generate-sessions", abstract: "Generate benchmark scripts.")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "generate-sessions",
+        abstract: "Write random, reproducible session scripts (a benchmark workload).",
+        discussion: """
+            The scripts replay random events against FLOW, with expectations recorded from the \
+            engine, so they all pass. The same seed gives the same scripts. See the README's \
+            benchmark section.
+            """)
+
+    @Option(help: "The flow the scripts run against.")
+    var flow = "data/flows/focus-onboarding.json"
+
+    @Option(help: "How many scripts.")
+    var count = 10_000
+
+    @Option(help: "Steps per script.")
+    var steps = 50
+
+    @Option(help: "The random seed.")
+    var seed: UInt64 = 1
+
+    @Argument(help: "The folder to write into (created if missing).")
+    var directory: String
+
+    func validate() throws {
+        if count < 1 || steps < 1 { throw ValidationError("--count and --steps must be at least 1") }
+    }
+
+    func run() throws {
+        do {
+            try ScriptGenerator.generate(flowPath: flow, count: count, steps: steps, seed: seed, into: directory)
+        } catch let error as DocumentError {
+            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            throw ExitCode(Exit.badInput)
+        }
+        print("wrote \(count) scripts of \(steps) steps to \(directory)")
+    }
 }

@@ -241,6 +241,7 @@ public struct JSONParser {
                 array.append(try parseValue())
                 skipWhitespace()
                 guard at < bytes.count else {
+                    path.removeLast()
                     throw fail("the document ends early (truncated JSON): the array opened here is not closed", at: open)
                 }
                 switch bytes[at] {

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// The `quire` command as a user runs it: exit codes, the console's last line, and each
+/// reporter against golden output (`QUIRE_UPDATE_GOLDEN=1 swift test` rewrites the golden files).
+@Suite struct CommandTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lastLine: String { stdout.split(separator: "\n").last.map(String.init) ?? "" }
+    }
+
+    /// The `quire` binary built beside the test bundle.
+    static let binary: URL = {
+        let besideTests = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("quire")
+        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
+        return testsFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/quire")
+    }()
+
+    func quire(_ arguments: [String], in directory: URL = fixtures) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func checkGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let file = golden.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["QUIRE_UPDATE_GOLDEN"] == "1" {
+            try Data(text.utf8).write(to: file)
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == expected, "differs from Golden/\(name)", sourceLocation: sourceLocation)
+    }
+
+    @Test func theBinaryIsThere() {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "\(Self.binary.path)")
+    }
+
+    @Test func allPassingExitsZeroAndEndsWithTheTotals() throws {
+        let run = try quire(["test", "--plain", "pass"])
+        #expect(run.status == 0)
+        #expect(run.lastLine == "5 passed, 0 failed")
+    }
+
+    @Test func aFailingScriptExitsOne() throws {
+        let run = try quire(["test", "--plain", "mixed/02-fail.json"])
+        #expect(run.status == 1)
+        #expect(run.lastLine == "0 passed, 1 failed")
+    }
+
+    @Test func badInputExitsTwoAndIsCountedApart() throws {
+        let run = try quire(["test", "--plain", "mixed"])
+        #expect(run.status == 2)
+        #expect(run.lastLine == "1 passed, 2 failed, 2 bad")
+    }
+
+    @Test func aFolderWithNoScriptIsAnError() throws {
+        let run = try quire(["test", "--plain", "empty"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("no quire.session/1 script in 'empty'"))
+    }
+
+    @Test func aFileNamedExplicitlyMustBeAScript() throws {
+        let run = try quire(["test", "--plain", "flows/mini.json"])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("not a session script"))
+    }
+
+    @Test(arguments: [["test"], ["test", "--shard", "3/2", "pass"], ["test", "--jobs", "0", "pass"], ["test", "nowhere"], ["frobnicate"]])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let run = try quire(arguments)
+        #expect(run.status == 2)
+        #expect(!run.stderr.isEmpty)
+    }
+
+    @Test func shardsPartitionTheSuiteDeterministically() throws {
+        var seen: [String] = []
+        for k in 1...3 {
+            let run = try quire(["test", "--plain", "--shard", "\(k)/3", "pass"])
+            #expect(run.status == 0)
+            seen += run.stdout.split(separator: "\n").filter { $0.hasPrefix("PASS") }.map(String.init)
+        }
+        #expect(seen.sorted() == (try quire(["test", "--plain", "pass"])).stdout.split(separator: "\n").filter { $0.hasPrefix("PASS") }.map(String.init).sorted())
+        #expect(Set(seen).count == 5)
+    }
+
+    @Test func theReportOrderIsStableWhateverTheJobs() throws {
+        let one = try quire(["test", "--plain", "--jobs", "1", "mixed"])
+        let many = try quire(["test", "--plain", "--jobs", "4", "mixed"])
+        #expect(one.stdout == many.stdout)
+    }
+
+    @Test func theConsoleReportMatchesItsGoldenFile() throws {
+        try checkGolden(try quire(["test", "--plain", "mixed"]).stdout, "mixed.console.txt")
+    }
+
+    @Test func theTAPReportMatchesItsGoldenFile() throws {
+        let run = try quire(["test", "--plain", "--tap", "-", "mixed"])
+        #expect(run.stderr.hasSuffix("1 passed, 2 failed, 2 bad\n"))
+        try checkGolden(run.stdout, "mixed.tap")
+    }
+
+    @Test func theJUnitReportMatchesItsGoldenFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("quire-junit-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = try quire(["test", "--plain", "--junit", file.path, "mixed"])
+        var xml = try String(contentsOf: file, encoding: .utf8)
+        // Times vary from run to run: pin them before comparing.
+        xml = xml.replacingOccurrences(of: #"time="[0-9.]+""#, with: #"time="T""#, options: .regularExpression)
+        xml = xml.replacingOccurrences(of: #"(\.ms" value=)"[0-9.]+""#, with: #"$1"MS""#, options: .regularExpression)
+        try checkGolden(xml, "mixed.junit.xml")
+    }
+
+    @Test func traceWritesAJSONTraceAndAPagePerScript() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-trace-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try quire(["test", "--plain", "--trace", folder.path, "mixed"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(
+            files == [
+                "index.html", "mixed_01-pass.html", "mixed_01-pass.trace.json", "mixed_02-fail.html", "mixed_02-fail.trace.json",
+                "mixed_sub_06-emitted.html", "mixed_sub_06-emitted.trace.json",
+            ])
+        let trace = try String(contentsOf: folder.appendingPathComponent("mixed_02-fail.trace.json"), encoding: .utf8)
+        #expect(trace.contains(#""failingStep": 5"#))
+        let page = try String(contentsOf: folder.appendingPathComponent("mixed_02-fail.html"), encoding: .utf8)
+        #expect(page.contains("Step 5</a> failed"))
+    }
+
+    @Test func checkPrintsEveryProblemAndExitsTwo() throws {
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("quire-bad-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: bad) }
+        try Data(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "d", "kind": "duration", "minuteInterval": 7}]}], "extra": true}"#.utf8).write(to: bad)
+        let run = try quire(["check", bad.path])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("$.pages[0].fields[0].minuteInterval: minuteInterval 7 does not divide 60"))
+        #expect(run.stderr.contains("$.extra: unknown key 'extra' in the flow"))
+        let good = try quire(["check", "flows/mini.json"])
+        #expect(good.status == 0)
+    }
+}
