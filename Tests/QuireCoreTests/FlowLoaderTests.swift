@@ -62,7 +62,8 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
               {"id": "b", "fields": [{"id": "later", "kind": "text"}]}]}
             """#)
         #expect(lines.count == 2)
-        #expect(lines.allSatisfy { $0.contains("the condition looks ahead") })
+        #expect(lines[0].contains("$.pages[0].visibleIf.field: the condition looks ahead: 'later' is not answered before this point"))
+        #expect(lines[1].contains("$.pages[0].fields[0].visibleIf.field: the condition names its own field 'self'"))
     }
 
     @Test func aFlowIsDecodableThroughCodableWithTheSameValidation() throws {

@@ -34,7 +34,8 @@ import Testing
     }
 
     @Test func reportsWhereASyntaxErrorIs() {
-        #expect(syntaxError(Array("{\n  \"a\": [1, 2,]\n}".utf8)) == "2:14: $.a[2]: unexpected ']'; expected a JSON value")
+        #expect(syntaxError(Array("{\n  \"a\": [1, 2,]\n}".utf8)) == "2:13: $.a: a trailing comma is not allowed before ']'")
+        #expect(syntaxError(Array("{\"a\": [1 2]}".utf8)) == "1:10: $.a[0]: unexpected '2'; expected ',' or ']' in the array")
         #expect(syntaxError(Array("{\"a\": tru}".utf8)) == "1:7: $.a: unexpected '}'; expected 'true'")
         #expect(syntaxError(Array("[1] 2".utf8)) == "1:5: $: unexpected '2' after the end of the JSON value")
         #expect(syntaxError(Array("".utf8)) == "1:1: $: the document is empty; expected a JSON value")
@@ -82,10 +83,12 @@ import Testing
 
     @Test func locatesEveryKeyAndValue() {
         let bytes = Array("{\"a\": [10, {\"b\": null}]}".utf8)
-        let locations = JSONParser.locate(bytes)
-        #expect(locations.valueOffset(.root + "a" + 1 + "b") == 17)
-        #expect(locations.keyOffset(.root + "a" + 1 + "b") == 12)
-        #expect(locations.valueOffset(.root + "a" + 5) == 6)  // a missing element: its array
+        let inner: JSONPath = JSONPath.root.appending("a").appending(1).appending("b")
+        let missing: JSONPath = JSONPath.root.appending("a").appending(5)
+        let locations = JSONParser.locate(bytes, paths: [inner, missing])
+        #expect(locations.valueOffset(inner) == 17)
+        #expect(locations.keyOffset(inner) == 12)
+        #expect(locations.valueOffset(missing) == 6)  // a missing element: its array
     }
 
     @Test func pathsQuoteKeysThatAreNotPlainNames() {

@@ -67,10 +67,13 @@ struct FlowLoader {
     struct Declared {
         var page: Int
         var ordinal: Int
+        var path: JSONPath
     }
     var declared: [String: Declared] = [:]
     /// The ordinal of each page's first field (fields before it are on earlier pages).
     var pageStartOrdinal: [Int] = []
+    var suggestionsGiven = 0
+    var sortedFieldIDs: [String]?
     /// Fields built so far, by id (conditions may name only these).
     var built: [String: (index: Int, field: Field)] = [:]
 
@@ -127,7 +130,7 @@ struct FlowLoader {
                 let pagePath = path + "pages" + pageIndex
                 if let page = page(pageValue, at: pagePath, index: pageIndex, fields: &fields) {
                     if pageIDs[page.id] != nil {
-                        reader.error(pagePath + "id", "duplicate page id '\(page.id)' (page \(pageIDs[page.id]!) has it too)")
+                        reader.error(pagePath + "id", "duplicate page id '\(page.id)' (the page at $.pages[\(pageIDs[page.id]!)] has it too)")
                     } else {
                         pageIDs[page.id] = pageIndex
                     }
@@ -148,12 +151,13 @@ struct FlowLoader {
             for (fieldIndex, field) in fields.enumerated() {
                 defer { ordinal += 1 }
                 guard case .string(let id)? = field["id"] else { continue }
+                let fieldPath = path + pageIndex + "fields" + fieldIndex
                 if let earlier = declared[id] {
                     reader.error(
-                        path + pageIndex + "fields" + fieldIndex + "id",
-                        "duplicate field id '\(id)' (field ids are unique in the flow; page \(earlier.page) has it too)")
+                        fieldPath + "id",
+                        "duplicate field id '\(id)' (ids are unique in the whole flow; the field at \(earlier.path) has it too)")
                 } else {
-                    declared[id] = Declared(page: pageIndex, ordinal: ordinal)
+                    declared[id] = Declared(page: pageIndex, ordinal: ordinal, path: fieldPath)
                 }
             }
         }
@@ -170,7 +174,11 @@ struct FlowLoader {
                     || byte == 95 || byte == 45
             }
         guard valid else {
-            reader.error(path, "\(what) '\(text)' must be 1 to 64 characters from A-Z a-z 0-9 . _ -")
+            if text.utf8.count > 64 && text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 }) {
+                reader.error(path, "\(what) is \(text.count) characters long; ids have at most 64")
+            } else {
+                reader.error(path, "\(what) '\(text)' must be 1 to 64 characters from A-Z a-z 0-9 . _ -")
+            }
             return nil
         }
         return text
@@ -203,6 +211,10 @@ struct FlowLoader {
 
     static func isLanguageTag(_ tag: String) -> Bool {
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count > 1, parts[0].lowercased() == "x" {
+            // A private-use tag such as x-klingon.
+            return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        }
         guard let first = parts.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else {
             return false
         }
@@ -293,7 +305,7 @@ struct FlowLoader {
         let id = object["id"].flatMap { identifier($0, at: path + "id", what: "the page id") }
         let title = object["title"].flatMap { localized($0, at: path + "title", what: "title") }
         let body = object["body"].flatMap { localized($0, at: path + "body", what: "body") }
-        let scope = Scope(page: index, ordinal: declaredOrdinalOfPage(index), what: "a page's condition")
+        let scope = Scope(page: index, ordinal: declaredOrdinalOfPage(index), what: "a page's condition", field: nil)
         let visibleIf = object["visibleIf"].flatMap { condition($0, at: path + "visibleIf", scope: scope) }
         let start = fields.count
         if let fieldsValue = object["fields"], let list = reader.array(fieldsValue, at: path + "fields", what: "fields") {
@@ -302,7 +314,9 @@ struct FlowLoader {
                     reader.error(path + "fields" + at, "a flow has at most \(Flow.maxFields) fields")
                     break
                 }
-                if let field = field(fieldValue, at: path + "fields" + at, page: index, index: fields.count) {
+                if let field = field(
+                    fieldValue, at: path + "fields" + at, page: index, ordinal: declaredOrdinalOfPage(index) + at)
+                {
                     built[field.id] = (fields.count, field)
                     fields.append(field)
                 }
@@ -322,9 +336,11 @@ struct FlowLoader {
         var page: Int
         var ordinal: Int
         var what: String
+        /// The field whose condition this is (nil for a page's).
+        var field: String?
     }
 
-    mutating func field(_ value: JSONValue, at path: JSONPath, page: Int, index: Int) -> Field? {
+    mutating func field(_ value: JSONValue, at path: JSONPath, page: Int, ordinal: Int) -> Field? {
         guard let object = reader.object(value, at: path, what: "a field") else { return nil }
         let kindName = object["kind"].flatMap { reader.string($0, at: path + "kind", what: "kind") }
         let kindKeys = kindName.flatMap { Self.kindKeys[$0] }
@@ -337,7 +353,8 @@ struct FlowLoader {
                 let owner = Self.kindKeys.first(where: { $0.value.contains(key) })?.key
             {
                 reader.error(path + key, "'\(key)' belongs to \(owner) fields, not \(kindName) fields", onKey: true)
-            } else if kindKeys != nil || kindName == nil {
+            } else if kindKeys != nil || Self.kindKeys.values.allSatisfy({ !$0.contains(key) }) {
+                // (With no usable kind, keys that belong to some kind are not judged.)
                 var message = "unknown key '\(key)' in a field"
                 if let near = DocumentReader.closest(to: key, in: Self.commonFieldKeys + (kindKeys ?? [])) {
                     message += "; did you mean '\(near)'?"
@@ -354,8 +371,7 @@ struct FlowLoader {
         }
         let label = object["label"].flatMap { localized($0, at: path + "label", what: "label") }
         let required = object["required"].flatMap { reader.bool($0, at: path + "required", what: "required") } ?? false
-        let ordinal = id.flatMap { declared[$0]?.ordinal } ?? Int.max
-        let scope = Scope(page: page, ordinal: ordinal, what: "a field's condition")
+        let scope = Scope(page: page, ordinal: ordinal, what: "a field's condition", field: id)
         let visibleIf = object["visibleIf"].flatMap { condition($0, at: path + "visibleIf", scope: scope) }
         let enabledIf = object["enabledIf"].flatMap { condition($0, at: path + "enabledIf", scope: scope) }
         let requiredIf = object["requiredIf"].flatMap { condition($0, at: path + "requiredIf", scope: scope) }
@@ -363,6 +379,8 @@ struct FlowLoader {
 
         var kind: Field.Kind?
         var defaultValue = FieldValue.null
+        // `"default": null` says "no default", as leaving it out does.
+        let defaultJSON = object["default"].flatMap { $0 == .null ? nil : $0 }
         switch kindName {
         case "text":
             var options = TextOptions()
@@ -383,9 +401,12 @@ struct FlowLoader {
                     reader.error(path + "returnKey", "returnKey must be 'default', 'next' or 'done', not '\(text)'")
                 }
             }
-            if let v = object["default"], let text = reader.string(v, at: path + "default", what: "a text field's default") {
+            if let v = defaultJSON, let text = reader.string(v, at: path + "default", what: "a text field's default") {
                 if let maxLength = options.maxLength, text.count > maxLength {
                     reader.error(path + "default", "the default is \(text.count) characters; maxLength is \(maxLength)")
+                }
+                if let minLength = options.minLength, !text.isEmpty, text.count < minLength {
+                    reader.error(path + "default", "the default is \(text.count) characters; minLength is \(minLength)")
                 }
                 defaultValue = .text(text)
             }
@@ -393,12 +414,17 @@ struct FlowLoader {
         case "duration":
             var options = DurationOptions()
             if let v = object["components"], let list = reader.array(v, at: path + "components", what: "components") {
+                var itemsOK = true
+                for (at, item) in list.enumerated() where DurationComponent(rawValue: item.stringValue ?? "") == nil {
+                    itemsOK = false
+                    reader.error(path + "components" + at, "a component is \"hours\", \"minutes\" or \"seconds\", not \(item)")
+                }
                 let names = list.compactMap(\.stringValue)
                 if names == ["hours", "minutes"] {
                     options.components = [.hours, .minutes]
                 } else if names == ["hours", "minutes", "seconds"] {
                     options.components = [.hours, .minutes, .seconds]
-                } else {
+                } else if itemsOK {
                     reader.error(
                         path + "components",
                         "components must be [\"hours\",\"minutes\"] or [\"hours\",\"minutes\",\"seconds\"]")
@@ -422,21 +448,26 @@ struct FlowLoader {
             }
             if rangeOK {
                 if options.min > options.max {
-                    reader.error(path + (object["min"] != nil ? "min" : "max"), "min \(options.min) is greater than max \(options.max)")
+                    let minText = object["min"] != nil ? "min \(options.min)" : "the default min \(options.min)"
+                    let maxText = object["max"] != nil ? "max \(options.max)" : "the default max \(options.max)"
+                    reader.error(path + (object["min"] != nil ? "min" : "max"), "\(minText) is greater than \(maxText)")
                 } else if options.snappedMin > options.clampedMax || options.representable(atLeast: options.min) == nil {
                     reader.error(
                         path + (object["min"] != nil ? "min" : "max"),
                         "no value from min \(options.min) to max \(options.max) can be shown by the wheels (minuteInterval \(options.minuteInterval))")
                 }
             }
-            if let v = object["default"] {
+            if let v = defaultJSON {
                 if let n = reader.integer(v, at: path + "default", what: "a duration's default (seconds)", in: 0...86_399) {
                     if rangeOK && (n < options.min || n > options.max) {
                         reader.error(path + "default", "the default \(n) is outside min \(options.min) to max \(options.max)")
                     } else if !options.isRepresentable(n) {
-                        reader.error(
-                            path + "default",
-                            "the default \(n) cannot be shown by the wheels (minuteInterval \(options.minuteInterval)\(options.hasSeconds ? "" : ", no seconds wheel"))")
+                        let minutes = (n % 3600) / 60
+                        let reason =
+                            minutes % options.minuteInterval != 0
+                            ? "its minutes (\(minutes)) are not a multiple of minuteInterval \(options.minuteInterval)"
+                            : "it has seconds (\(n % 60)) and there is no seconds wheel"
+                        reader.error(path + "default", "the default \(n) cannot be shown by the wheels: \(reason)")
                     }
                     defaultValue = .duration(n)
                 }
@@ -444,6 +475,7 @@ struct FlowLoader {
             kind = .duration(options)
         case "choice":
             var options = ChoiceOptions(options: [])
+            var optionIDs = Set<String>()
             if let v = object["options"], let list = reader.array(v, at: path + "options", what: "options") {
                 if list.isEmpty { reader.error(path + "options", "a choice needs at least one option") }
                 if list.count > Flow.maxOptions { reader.error(path + "options", "a choice has at most \(Flow.maxOptions) options") }
@@ -454,7 +486,7 @@ struct FlowLoader {
                     guard let optionID = option["id"].flatMap({ identifier($0, at: optionPath + "id", what: "the option id") })
                     else { continue }
                     let label = option["label"].flatMap { localized($0, at: optionPath + "label", what: "label") }
-                    if options.index(of: optionID) != nil {
+                    guard optionIDs.insert(optionID).inserted else {
                         reader.error(optionPath + "id", "duplicate option id '\(optionID)'")
                         continue
                     }
@@ -463,7 +495,7 @@ struct FlowLoader {
             } else if object["options"] == nil {
                 reader.error(path, "a choice field is missing the required key 'options'")
             }
-            if let v = object["default"], let text = reader.string(v, at: path + "default", what: "a choice's default") {
+            if let v = defaultJSON, let text = reader.string(v, at: path + "default", what: "a choice's default") {
                 if let at = options.index(of: text) {
                     defaultValue = .choice(at)
                 } else {
@@ -474,7 +506,7 @@ struct FlowLoader {
             }
             kind = .choice(options)
         case "toggle":
-            if let v = object["default"], let b = reader.bool(v, at: path + "default", what: "a toggle's default") {
+            if let v = defaultJSON, let b = reader.bool(v, at: path + "default", what: "a toggle's default") {
                 defaultValue = .toggle(b)
             }
             kind = .toggle
@@ -513,8 +545,12 @@ struct FlowLoader {
             return condition(inner, at: path + "not", scope: scope).map(Condition.not)
         }
         guard let fieldValue = object["field"] else {
-            reader.error(
-                path, "a condition needs 'field' with one of \(Self.comparisonKeys.joined(separator: ", ")), or 'all', 'any' or 'not'")
+            let before = reader.problems.count
+            reader.checkKeys(object, at: path, allowed: ["field", "all", "any", "not"] + Self.comparisonKeys, what: "a condition")
+            if reader.problems.count == before {
+                reader.error(
+                    path, "a condition needs 'field' with one of \(Self.comparisonKeys.joined(separator: ", ")), or 'all', 'any' or 'not'")
+            }
             return nil
         }
         reader.checkKeys(object, at: path, allowed: ["field"] + Self.comparisonKeys, what: "a condition")
@@ -530,8 +566,17 @@ struct FlowLoader {
         guard let name = reader.string(fieldValue, at: path + "field", what: "'field'") else { return nil }
         guard let declaredField = declared[name] else {
             var message = "the condition names the unknown field '\(name)'"
-            if let near = DocumentReader.closest(to: name, in: Array(declared.keys).sorted()) { message += "; did you mean '\(near)'?" }
+            // Hints cost a comparison with every field: give them for the first few only.
+            suggestionsGiven += 1
+            if suggestionsGiven <= 20 {
+                if sortedFieldIDs == nil { sortedFieldIDs = declared.keys.sorted() }
+                if let near = DocumentReader.closest(to: name, in: sortedFieldIDs!) { message += "; did you mean '\(near)'?" }
+            }
             reader.error(path + "field", message)
+            return nil
+        }
+        if name == scope.field {
+            reader.error(path + "field", "the condition names its own field '\(name)'; a field's conditions may name earlier fields only")
             return nil
         }
         guard declaredField.ordinal < scope.ordinal else {

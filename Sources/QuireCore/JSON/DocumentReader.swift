@@ -8,6 +8,8 @@ public struct DocumentReader: Sendable {
         /// Point at the member's key rather than its value (unknown or duplicate keys).
         public var onKey: Bool
         public var message: String
+        /// A known byte offset (a duplicate key, which the located paths do not reach).
+        public var offset: Int? = nil
     }
 
     public let file: String
@@ -37,7 +39,10 @@ public struct DocumentReader: Sendable {
         }
         for duplicate in result.duplicateKeys {
             reader.problems.append(
-                Problem(path: duplicate.path, onKey: true, message: "duplicate key '\(lastKey(duplicate.path))'"))
+                Problem(
+                    path: duplicate.path, onKey: true,
+                    message: "duplicate key '\(lastKey(duplicate.path))' (its first value is the one read)",
+                    offset: duplicate.offset))
         }
         return (result.value, reader)
     }
@@ -48,20 +53,19 @@ public struct DocumentReader: Sendable {
         problems.append(Problem(path: path, onKey: onKey, message: message))
     }
 
-    /// Every problem as a diagnostic, in document order.
+    /// Every problem as a diagnostic, in document order. One extra parse finds every position.
     public func diagnostics() -> [Diagnostic] {
         guard !problems.isEmpty else { return [] }
-        let locations = JSONParser.locate(bytes)
+        let locations = JSONParser.locate(bytes, paths: problems.map(\.path))
+        let offsets = problems.map { problem in
+            problem.offset ?? (problem.onKey ? locations.keyOffset(problem.path) : locations.valueOffset(problem.path))
+        }
+        let positions = SourcePosition.positions(of: offsets, in: bytes)
         var located: [(offset: Int, order: Int, diagnostic: Diagnostic)] = []
         for (order, problem) in problems.enumerated() {
-            let offset = problem.onKey ? locations.keyOffset(problem.path) : locations.valueOffset(problem.path)
+            let offset = offsets[order]
             located.append(
-                (
-                    offset, order,
-                    Diagnostic(
-                        file: file, position: SourcePosition(offset: offset, in: bytes), path: problem.path,
-                        message: problem.message)
-                ))
+                (offset, order, Diagnostic(file: file, position: positions[offset]!, path: problem.path, message: problem.message)))
         }
         located.sort { ($0.offset, $0.order) < ($1.offset, $1.order) }
         var seen = Set<Diagnostic>()
@@ -151,7 +155,7 @@ public struct DocumentReader: Sendable {
     /// The closest candidate, for "did you mean" hints: within one edit for short words, two for
     /// longer ones (a swap of neighbours counts as one edit).
     public static func closest(to word: String, in candidates: [String]) -> String? {
-        let limit = word.count <= 3 ? 1 : 2
+        let limit = word.count <= 4 ? 1 : 2
         var best: (String, Int)? = nil
         for candidate in candidates {
             let distance = editDistance(Array(word.lowercased().utf8), Array(candidate.lowercased().utf8))

@@ -35,7 +35,8 @@ public struct JSONParser {
         public var duplicateKeys: [(offset: Int, path: JSONPath)]
     }
 
-    /// Where a value (and, for object members, its key) starts.
+    /// Where a value (and, for object members, its key) starts. When a key appears twice in an
+    /// object, the first one is located, as it is the one whose value is kept.
     public struct Locations: Sendable {
         public var values: [JSONPath: Int] = [:]
         public var keys: [JSONPath: Int] = [:]
@@ -71,11 +72,52 @@ public struct JSONParser {
         try parse(Array(text.utf8), limits: limits)
     }
 
-    /// Parses again recording every offset. Only for documents that parsed before.
-    public static func locate(_ bytes: [UInt8], limits: JSONLimits = .default) -> Locations {
+    /// Parses again, recording the offsets of the values at `paths` (and of everything
+    /// enclosing them). Cost is one parse whatever the number of paths: a trie of the wanted
+    /// paths is followed as the parser descends, and nothing outside it is recorded.
+    public static func locate(_ bytes: [UInt8], paths: some Sequence<JSONPath>, limits: JSONLimits = .default) -> Locations {
+        var trie = Trie()
+        var wanted: [(JSONPath, Int)] = []
+        for path in paths { wanted.append((path, trie.insert(path))) }
         var parser = Machine(bytes: bytes, limits: limits, recording: true)
+        parser.trie = trie
+        parser.valueOffsets = [Int](repeating: -1, count: trie.children.count)
+        parser.keyOffsets = [Int](repeating: -1, count: trie.children.count)
         _ = try? parser.parseDocument()
-        return parser.locations
+        var locations = Locations()
+        for (path, _) in wanted {
+            // Every prefix of a wanted path is in the trie too.
+            var node = 0
+            var prefix = JSONPath.root
+            if parser.valueOffsets[0] >= 0 { locations.values[prefix] = parser.valueOffsets[0] }
+            for component in path.components {
+                guard let child = trie.children[node][component] else { break }
+                node = child
+                prefix = JSONPath(components: prefix.components + [component])
+                if parser.valueOffsets[node] >= 0 { locations.values[prefix] = parser.valueOffsets[node] }
+                if parser.keyOffsets[node] >= 0 { locations.keys[prefix] = parser.keyOffsets[node] }
+            }
+        }
+        return locations
+    }
+
+    /// Wanted paths as a trie of path components; node 0 is the root.
+    struct Trie {
+        var children: [[JSONPath.Component: Int]] = [[:]]
+
+        mutating func insert(_ path: JSONPath) -> Int {
+            var node = 0
+            for component in path.components {
+                if let child = children[node][component] {
+                    node = child
+                } else {
+                    children.append([:])
+                    children[node][component] = children.count - 1
+                    node = children.count - 1
+                }
+            }
+            return node
+        }
     }
 
     fileprivate struct Machine {
@@ -86,8 +128,24 @@ public struct JSONParser {
         var depth = 0
         var path: [JSONPath.Component] = []
         var duplicates: [(offset: Int, path: JSONPath)] = []
-        var locations = Locations()
         var scratch: [UInt8] = []
+        // Recording: the trie of wanted paths, the node each open level is at (-1: outside the
+        // trie), and the first offset seen for each node.
+        var trie = Trie()
+        var cursor: [Int] = [0]
+        var valueOffsets: [Int] = []
+        var keyOffsets: [Int] = []
+
+        /// Moves into a child of the current trie node (recording mode only).
+        @inline(__always) mutating func descend(_ component: JSONPath.Component) {
+            let node = cursor[cursor.count - 1]
+            cursor.append(node >= 0 ? (trie.children[node][component] ?? -1) : -1)
+        }
+
+        @inline(__always) mutating func moveTo(_ component: JSONPath.Component) {
+            cursor.removeLast()
+            descend(component)
+        }
 
         init(bytes: [UInt8], limits: JSONLimits, recording: Bool) {
             self.bytes = bytes
@@ -132,7 +190,7 @@ public struct JSONParser {
 
         mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
             guard at < bytes.count else { throw fail("the document ends early (truncated JSON); expected a value") }
-            if recording { locations.values[JSONPath(components: path)] = at }
+            if recording, let node = cursor.last, node >= 0, valueOffsets[node] < 0 { valueOffsets[node] = at }
             switch bytes[at] {
             case UInt8(ascii: "{"): return try parseObject()
             case UInt8(ascii: "["): return try parseArray()
@@ -189,7 +247,10 @@ public struct JSONParser {
                 let keyOffset = at
                 let key = try parseString()
                 path.append(.key(key))
-                if recording { locations.keys[JSONPath(components: path)] = keyOffset }
+                if recording {
+                    descend(.key(key))
+                    if let node = cursor.last, node >= 0, keyOffsets[node] < 0 { keyOffsets[node] = keyOffset }
+                }
                 skipWhitespace()
                 guard at < bytes.count else {
                     throw fail("the document ends early (truncated JSON); expected ':' after the key", at: keyOffset)
@@ -206,13 +267,19 @@ public struct JSONParser {
                     object.append(key, value)
                 }
                 path.removeLast()
+                if recording { cursor.removeLast() }
                 skipWhitespace()
                 guard at < bytes.count else {
                     throw fail("the document ends early (truncated JSON): the object opened here is not closed", at: open)
                 }
                 switch bytes[at] {
                 case UInt8(ascii: ","):
+                    let comma = at
                     at += 1
+                    skipWhitespace()
+                    if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
+                        throw fail("a trailing comma is not allowed before '}'", at: comma)
+                    }
                 case UInt8(ascii: "}"):
                     at += 1
                     depth -= 1
@@ -235,9 +302,11 @@ public struct JSONParser {
                 return .array(array)
             }
             path.append(.index(0))
+            if recording { descend(.index(0)) }
             while true {
                 skipWhitespace()
                 path[path.count - 1] = .index(array.count)
+                if recording && array.count > 0 { moveTo(.index(array.count)) }
                 array.append(try parseValue())
                 skipWhitespace()
                 guard at < bytes.count else {
@@ -246,11 +315,18 @@ public struct JSONParser {
                 }
                 switch bytes[at] {
                 case UInt8(ascii: ","):
+                    let comma = at
                     at += 1
+                    skipWhitespace()
+                    if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
+                        path.removeLast()
+                        throw fail("a trailing comma is not allowed before ']'", at: comma)
+                    }
                 case UInt8(ascii: "]"):
                     at += 1
                     depth -= 1
                     path.removeLast()
+                    if recording { cursor.removeLast() }
                     return .array(array)
                 default:
                     throw fail("unexpected \(describe(at)); expected ',' or ']' in the array")
@@ -382,7 +458,8 @@ public struct JSONParser {
             for offset in 1..<length {
                 let next = bytes[at + offset]
                 guard next & 0xC0 == 0x80 else {
-                    throw fail("invalid UTF-8: byte 0x\(String(next, radix: 16, uppercase: true)) where a continuation byte belongs", at: at + offset)
+                    throw fail(
+                        "invalid UTF-8: byte 0x\(String(lead, radix: 16, uppercase: true)) is not followed by the \(length - 1) continuation byte\(length > 2 ? "s" : "") it needs (is the file saved as Latin-1 or another encoding rather than UTF-8?)")
                 }
                 scalar = scalar << 6 | UInt32(next & 0x3F)
             }

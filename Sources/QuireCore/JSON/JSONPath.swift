@@ -66,21 +66,33 @@ public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
 
     /// The position of a byte offset in a UTF-8 document. Only called on the error path.
     public init(offset: Int, in bytes: [UInt8]) {
+        self = Self.positions(of: [offset], in: bytes)[offset]!
+    }
+
+    /// The positions of many offsets in one pass over the document. A byte order mark at the
+    /// start is not a column.
+    public static func positions(of offsets: [Int], in bytes: [UInt8]) -> [Int: SourcePosition] {
+        var result: [Int: SourcePosition] = [:]
+        let sorted = Array(Set(offsets)).sorted()
         var line = 1
         var column = 1
-        let end = min(offset, bytes.count)
         var at = 0
-        while at < end {
-            let byte = bytes[at]
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
+        for offset in sorted {
+            let end = min(max(offset, at), bytes.count)
+            while at < end {
+                let byte = bytes[at]
+                if byte == 0x0A {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+                at += 1
             }
-            at += 1
+            result[offset] = SourcePosition(line: line, column: column)
         }
-        self.init(line: line, column: column)
+        return result
     }
 
     public var description: String { "\(line):\(column)" }
