@@ -3,6 +3,14 @@ import Testing
 @testable import QuireCore
 
 @Suite struct PagingTests {
+    /// Pages a, b, c; b is shown only when the toggle `more` on page a is on (it starts off).
+    static let optionalPageFlow = makeFlow(
+        #"""
+        {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
+         "pages": [{"id": "a", "fields": [{"id": "more", "kind": "toggle", "default": false}]},
+                   {"id": "b", "visibleIf": {"field": "more", "equals": true}}, {"id": "c"}]}
+        """#)
+
     @Test func startsOnTheFirstVisiblePageWithNothingFocused() {
         let session = Session(flow: formFlow())
         #expect(session.at("page") == ["index": 0, "id": "intro", "count": 4])
@@ -13,13 +21,7 @@ import Testing
     }
 
     @Test func hiddenPagesDoNotCountForNavigationOrTheIndicator() {
-        let flow = makeFlow(
-            #"""
-            {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
-             "pages": [{"id": "a", "fields": [{"id": "more", "kind": "toggle", "default": false}]},
-                       {"id": "b", "visibleIf": {"field": "more", "equals": true}}, {"id": "c"}]}
-            """#)
-        var session = Session(flow: flow)
+        var session = Session(flow: Self.optionalPageFlow)
         #expect(session.at("page.count") == 2)
         #expect(session.at("indicator.count") == 2)
         session.run(next)
@@ -28,13 +30,7 @@ import Testing
     }
 
     @Test func visibilityIsEvaluatedAgainAfterEveryValueChange() {
-        let flow = makeFlow(
-            #"""
-            {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
-             "pages": [{"id": "a", "fields": [{"id": "more", "kind": "toggle", "default": false}]},
-                       {"id": "b", "visibleIf": {"field": "more", "equals": true}}, {"id": "c"}]}
-            """#)
-        var session = Session(flow: flow)
+        var session = Session(flow: Self.optionalPageFlow)
         session.run(tapField("more"))
         #expect(session.at("page.count") == 3)
         session.run(next)

@@ -141,6 +141,21 @@ import Testing
         #expect(page.contains("Step 5</a> failed"))
     }
 
+    /// `quire check` on each file of the core's bad-flow corpus exits 2 and prints exactly the
+    /// lines of its `.expected` file, then the count of rejected flows.
+    @Test func checkRejectsEveryBadFlowWithItsMessages() throws {
+        let corpus = testsFolder.deletingLastPathComponent().appendingPathComponent("QuireCoreTests/BadFlows")
+        let files = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(files.count >= 25)
+        for file in files {
+            let run = try quire(["check", file], in: corpus)
+            let expected = try String(contentsOf: corpus.appendingPathComponent(String(file.dropLast(5)) + ".expected"), encoding: .utf8)
+            #expect(run.status == 2, "\(file)")
+            #expect(run.stderr == expected + "1 of 1 flow rejected\n", "\(file)")
+            #expect(run.stdout.isEmpty, "\(file)")
+        }
+    }
+
     @Test func checkPrintsEveryProblemAndExitsTwo() throws {
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("quire-bad-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: bad) }
