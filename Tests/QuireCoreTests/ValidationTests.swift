@@ -178,3 +178,34 @@ import Testing
         #expect(session.at("position") == 0)
     }
 }
+
+@Suite struct FinishEdgeTests {
+    /// The last page has a choice that, once committed, shows one more page.
+    static let flow = makeFlow(
+        #"""
+        {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
+         "pages": [{"id": "a", "fields": [{"id": "plan", "kind": "choice", "options": [{"id": "free"}, {"id": "pro"}]}]},
+                   {"id": "billing", "visibleIf": {"field": "plan", "equals": "pro"},
+                    "fields": [{"id": "card", "kind": "text", "required": true}]},
+                   {"id": "extra", "visibleIf": {"field": "plan", "equals": "free"}}]}
+        """#)
+
+    @Test func committingOnFinishThatShowsNewPagesMovesToThemInsteadOfFinishing() {
+        var session = Session(flow: Self.flow)
+        #expect(session.at("buttons.finish") == true)  // only page a is visible
+        session.run(tapField("plan"), .select("free"))
+        let notes = session.send(.tap(.button(.finish)))
+        #expect(notes.contains(.refused(reason: .finish, errors: [])))
+        #expect(session.pageID == "extra")
+        #expect(session.at("completed") == .null)
+    }
+
+    @Test func committingOnFinishThatShowsAnInvalidPageRevealsItsErrors() {
+        var session = Session(flow: Self.flow)
+        session.run(tapField("plan"), .select("pro"))
+        let notes = session.send(.tap(.button(.finish)))
+        #expect(notes.contains(.refused(reason: .finish, errors: [FieldError(field: "card", code: .required)])))
+        #expect(session.pageID == "billing")
+        #expect(session.at("errors") == ["card": "required"])
+    }
+}

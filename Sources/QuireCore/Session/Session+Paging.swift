@@ -381,13 +381,13 @@ extension Session {
         guard motion == nil else { return ignore(event, .transitionInProgress) }
         guard buttons.finish else { return ignore(event, .disabled) }
         if input != nil { resign(commit: true) }
-        if currentIndex != pageCount - 1 {
-            // Committing the open picker showed pages after this one: go and show them.
-            emit(.refused(reason: .finish, errors: []))
-            animate(to: Double(currentIndex + 1))
-            return
-        }
         guard pagesWithErrors.total > 0 else {
+            if currentIndex != pageCount - 1 {
+                // Committing the open picker showed pages after this one: go and show them.
+                emit(.refused(reason: .finish, errors: []))
+                animate(to: Double(currentIndex + 1))
+                return
+            }
             completion = Completion(outcome: .finished, values: resultValues(visibleOnly: true))
             emit(.completed(outcome: .finished))
             return
