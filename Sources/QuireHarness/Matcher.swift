@@ -111,3 +111,68 @@ enum ExpectationCheck {
         }
     }
 }
+
+/// One entry of `expectEmitted`: a notification name, or `{"name": {payload keys…}}` whose
+/// payload is matched partially, as `expect` matches state.
+public struct EmittedPattern: Sendable, Hashable, CustomStringConvertible {
+    public var name: String
+    public var payload: JSONObject?
+
+    public var description: String {
+        guard let payload else { return name }
+        return JSONWriter.string([name: .object(payload)])
+    }
+
+    static let payloadKeys: [String: [String]] = [
+        "pageWillChange": ["from", "to"], "pageDidChange": ["from", "to", "completed"], "focusChanged": ["from", "to"],
+        "inputPresented": ["field", "view"], "inputDismissed": ["field", "committed"], "valueChanged": ["field", "value"],
+        "draftChanged": ["field", "draft"], "refused": ["reason", "errors"], "ignored": ["event", "target", "reason"],
+        "completed": ["outcome"],
+    ]
+
+    static func parse(_ entry: JSONValue, at path: JSONPath, reader: inout DocumentReader) -> EmittedPattern? {
+        var name: String
+        var payload: JSONObject? = nil
+        var namePath = path
+        switch entry {
+        case .string(let text):
+            name = text
+        case .object(let object) where object.count == 1:
+            name = object.keys[0]
+            namePath = path + name
+            guard case .object(let fields) = object.values[0] else {
+                reader.error(path + name, "a notification pattern is {\"\(name)\": {payload keys…}}, not \(object.values[0].typeName)")
+                return nil
+            }
+            payload = fields
+        default:
+            reader.error(path, "an expectEmitted entry is a notification name or {\"name\": {payload keys…}}")
+            return nil
+        }
+        guard let allowed = payloadKeys[name] else {
+            var message = "unknown notification '\(name)'"
+            if let near = DocumentReader.closest(to: name, in: SessionNotification.names) { message += "; did you mean '\(near)'?" }
+            reader.error(namePath, message, onKey: payload != nil)
+            return nil
+        }
+        if let payload {
+            reader.checkKeys(payload, at: path + name, allowed: allowed, what: "a '\(name)' notification")
+            let reasons: [String]? =
+                name == "ignored" ? IgnoreReason.allNames : name == "refused" ? ["gate", "finish", "maxLength"] : nil
+            if let reasons, case .string(let reason)? = payload["reason"], !reasons.contains(reason) {
+                var message = "'\(reason)' is not a reason of '\(name)'"
+                if let near = DocumentReader.closest(to: reason, in: reasons) { message += "; did you mean '\(near)'?" }
+                reader.error(path + name + "reason", message)
+            }
+        }
+        return EmittedPattern(name: name, payload: payload)
+    }
+
+    func matches(_ notification: SessionNotification) -> Bool {
+        guard notification.name == name else { return false }
+        guard let payload else { return true }
+        var mismatches: [Mismatch] = []
+        Matcher.match(expected: .object(payload), actual: notification.json[name], at: .root, into: &mismatches)
+        return mismatches.isEmpty
+    }
+}

@@ -21,7 +21,7 @@ public enum Runner {
         var session = Session(flow: script.flow, locale: script.locale, viewportWidth: script.viewportWidth)
         var buffer: [SessionNotification] = []
         buffer.reserveCapacity(16)
-        var window: [String] = []
+        var window: [SessionNotification] = []
         var recent: [(step: Int, notifications: [SessionNotification])] = []
         var records: [StepRecord] = []
         var trace = options.trace ? Trace(initialState: session.state) : nil
@@ -35,20 +35,23 @@ public enum Runner {
             switch step {
             case .event(let event):
                 session.send(event, into: &buffer)
-                for notification in buffer { window.append(notification.name) }
+                window.append(contentsOf: buffer)
                 if recent.count == options.recentEvents { recent.removeFirst() }
                 recent.append((index, buffer))
                 if trace != nil { emitted = buffer }
             case .expect(let expected):
                 let mismatches = Matcher.match(expected, session: session)
                 lines = mismatches.flatMap(Report.describe)
-            case .expectEmitted(let names):
-                if !containsRun(window, names) {
-                    let list = window.isEmpty ? "nothing" : "[" + window.joined(separator: ", ") + "]"
+            case .expectEmitted(let patterns):
+                if !containsRun(window, patterns) {
+                    // Names suffice unless payloads were asked about.
+                    let detailed = patterns.contains { $0.payload != nil }
+                    let emitted = window.map { detailed ? JSONWriter.string($0.json) : $0.name }
+                    let list = window.isEmpty ? "nothing" : "[" + emitted.joined(separator: ", ") + "]"
                     lines = [
-                        names.isEmpty
+                        patterns.isEmpty
                             ? "expected no notifications since the previous expectEmitted; got \(list)"
-                            : "expected [\(names.joined(separator: ", "))] as a contiguous run among the notifications since the previous expectEmitted; got \(list)"
+                            : "expected [\(patterns.map(\.description).joined(separator: ", "))] as a contiguous run among the notifications since the previous expectEmitted; got \(list)"
                     ]
                 }
                 window.removeAll(keepingCapacity: true)
@@ -93,13 +96,13 @@ public enum Runner {
             milliseconds: elapsed, steps: records, trace: trace)
     }
 
-    /// Whether `names` appears in `window` as a contiguous run (an empty list: the window is empty).
-    static func containsRun(_ window: [String], _ names: [String]) -> Bool {
-        if names.isEmpty { return window.isEmpty }
-        guard names.count <= window.count else { return false }
-        for start in 0...(window.count - names.count) {
+    /// Whether `patterns` match a contiguous run of `window` (an empty list: the window is empty).
+    static func containsRun(_ window: [SessionNotification], _ patterns: [EmittedPattern]) -> Bool {
+        if patterns.isEmpty { return window.isEmpty }
+        guard patterns.count <= window.count else { return false }
+        for start in 0...(window.count - patterns.count) {
             var matches = true
-            for offset in names.indices where window[start + offset] != names[offset] {
+            for offset in patterns.indices where !patterns[offset].matches(window[start + offset]) {
                 matches = false
                 break
             }

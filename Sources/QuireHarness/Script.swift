@@ -9,7 +9,7 @@ public struct SessionScript: Sendable {
     public enum Step: Sendable {
         case event(Event)
         case expect(JSONObject)
-        case expectEmitted([String])
+        case expectEmitted([EmittedPattern])
         case restart
     }
 
@@ -160,17 +160,11 @@ public enum ScriptLoader {
             return .expect(expected)
         case "expectEmitted":
             guard let list = reader.array(value, at: path + key, what: "'expectEmitted'") else { return nil }
-            var names: [String] = []
+            var patterns: [EmittedPattern] = []
             for (at, entry) in list.enumerated() {
-                guard let name = reader.string(entry, at: path + key + at, what: "a notification name") else { continue }
-                if !SessionNotification.names.contains(name) {
-                    var message = "unknown notification '\(name)'"
-                    if let near = DocumentReader.closest(to: name, in: SessionNotification.names) { message += "; did you mean '\(near)'?" }
-                    reader.error(path + key + at, message)
-                }
-                names.append(name)
+                if let pattern = EmittedPattern.parse(entry, at: path + key + at, reader: &reader) { patterns.append(pattern) }
             }
-            return .expectEmitted(names)
+            return .expectEmitted(patterns)
         case "restart":
             guard value == .bool(true) else {
                 reader.error(path + key, "'restart' takes true")

@@ -153,7 +153,7 @@ import Testing
         let before = session.at("position")
         session.run(next)
         #expect(session.at("position") == before)
-        #expect(session.at("transition.progress") == 0)
+        #expect(session.at("transition.progress") == 0.4375)  // 0.875 of the way to page 2
     }
 
     @Test func aDragMovesThePositionByTheOffsetOverTheWidth() {

@@ -49,12 +49,23 @@ let golden = testsFolder.appendingPathComponent("Golden")
     }
 
     @Test func expectEmittedWantsAContiguousRunInOrder() {
-        let window = ["pageWillChange", "inputDismissed", "valueChanged", "focusChanged", "pageDidChange"]
-        #expect(Runner.containsRun(window, ["inputDismissed", "valueChanged"]))
-        #expect(!Runner.containsRun(window, ["inputDismissed", "focusChanged"]))
-        #expect(!Runner.containsRun(window, ["valueChanged", "inputDismissed"]))
+        let window: [SessionNotification] = [
+            .pageWillChange(from: 0, to: 1), .inputDismissed(field: "a", committed: true), .valueChanged(field: "a", value: 3),
+            .focusChanged(from: "a", to: nil), .pageDidChange(from: 0, to: 1, completed: true),
+        ]
+        func names(_ list: String...) -> [EmittedPattern] { list.map { EmittedPattern(name: $0, payload: nil) } }
+        #expect(Runner.containsRun(window, names("inputDismissed", "valueChanged")))
+        #expect(!Runner.containsRun(window, names("inputDismissed", "focusChanged")))
+        #expect(!Runner.containsRun(window, names("valueChanged", "inputDismissed")))
         #expect(Runner.containsRun([], []))
-        #expect(!Runner.containsRun(["ignored"], []))
+        #expect(!Runner.containsRun([.completed(outcome: .finished)], []))
+    }
+
+    @Test func expectEmittedMatchesPayloadsPartially() {
+        let window: [SessionNotification] = [.ignored(event: "tap", target: "button:back", reason: .disabled), .pageDidChange(from: 0, to: 1, completed: false)]
+        #expect(Runner.containsRun(window, [EmittedPattern(name: "ignored", payload: (["reason": "disabled"] as JSONValue).objectValue)]))
+        #expect(!Runner.containsRun(window, [EmittedPattern(name: "ignored", payload: (["reason": "atEnd"] as JSONValue).objectValue)]))
+        #expect(Runner.containsRun(window, [EmittedPattern(name: "pageDidChange", payload: (["completed": false] as JSONValue).objectValue)]))
     }
 
     @Test func objectMismatchesAreShownAsADiff() {

@@ -65,7 +65,10 @@ extension Session {
 
     enum MoveRequest {
         case step(Int)
+        /// A visible index (an indicator dot).
         case page(Int)
+        /// A page of the flow, wherever it is among visible pages.
+        case flowPage(Int)
         case first
         case last
     }
@@ -83,7 +86,13 @@ extension Session {
             ignore(event, .dragInProgress)
             return
         }
-        // Judged as the values will be once the move commits an open picker's draft.
+        // Judged as the values will be once the move commits an open picker's draft. A dot is
+        // the page the user sees now: it is found before the draft is applied.
+        var request = request
+        if case .page(let index) = request, index >= 0 && index < pageCount {
+            let page = page(atVisible: index)
+            request = .flowPage(page)
+        }
         let decision = withDraftApplied { session in session.decideMove(request) }
         switch decision {
         case .ignore(let reason): ignore(event, reason)
@@ -103,10 +112,14 @@ extension Session {
             guard canStep(from: heading, direction) else { return .ignore(.atEnd) }
             target = heading + Double(direction)
             passed = direction > 0 ? headingIndex..<(headingIndex + 1) : nil
-        case .page, .first, .last:
+        case .page, .flowPage, .first, .last:
             let index: Int
             switch request {
             case .page(let page): index = page
+            case .flowPage(let page):
+                // Committing the draft hid the page that was tapped.
+                guard pageVisible[page] else { return .ignore(.hidden) }
+                index = visibleIndex(ofPage: page)
             case .first: index = 0
             default: index = count - 1
             }
@@ -188,7 +201,7 @@ extension Session {
         return 1 - rest * rest * rest
     }
 
-    /// The fraction of the running animation covered (the eased time).
+    /// The eased fraction of the running animation's time (how far the current leg has gone).
     var animationProgress: Double {
         guard let motion, motion.phase == .animating else { return 0 }
         let duration = flow.paging.animationMs
@@ -264,6 +277,10 @@ extension Session {
         drag.dx = 0
         drag.revealed = nil
         motion = drag
+        // Taking over inside a rubber band: `dragStart` is kept unscaled (as if the band were not
+        // there), so the position does not jump when the band scales it again.
+        let offset = position - drag.anchor
+        if !dragDirectionOpen(from: drag.anchor, offset: offset) { motion?.dragStart = drag.anchor + offset / 0.35 }
         updateDrag()
     }
 
@@ -280,16 +297,19 @@ extension Session {
         return withDraftApplied { session in session.pageErrorCount[page] > 0 }
     }
 
+    /// Whether a drag `offset` pages from `anchor` moves freely (towards a page it may reveal)
+    /// rather than in a rubber band (past an end, or forward on a page the gate holds).
+    mutating func dragDirectionOpen(from anchor: Double, offset: Double) -> Bool {
+        if offset > 0 { return canStep(from: anchor, 1) && !gateHoldsDrag(at: anchor) }
+        if offset < 0 { return canStep(from: anchor, -1) }
+        return true
+    }
+
     mutating func updateDrag() {
         guard let drag = motion, drag.phase == .dragging else { return }
         let current = Double(currentIndex)
         let raw = (drag.dragStart - drag.anchor) - drag.dx / viewportWidth
-        var open = true
-        if raw > 0 {
-            open = canStep(from: drag.anchor, 1) && !gateHoldsDrag(at: drag.anchor)
-        } else if raw < 0 {
-            open = canStep(from: drag.anchor, -1)
-        }
+        let open = dragDirectionOpen(from: drag.anchor, offset: raw)
         let offset = min(1, max(-1, open ? raw : raw * 0.35))
         position = drag.anchor + offset
         var revealed: Double? = nil
@@ -313,11 +333,13 @@ extension Session {
         let intended = (drag.dragStart - drag.anchor) - drag.dx / viewportWidth
         let fling = flow.paging.flingVelocity
         let snap = flow.paging.snapDistance
+        // A fling picks the page in its direction from where the pager is: a fling back after a
+        // forward drag returns to the page the drag started from, as UIKit's paging does.
         var direction = 0
         if vx <= -fling {
-            direction = 1
+            direction = intended < 0 ? 0 : 1
         } else if vx >= fling {
-            direction = -1
+            direction = intended > 0 ? 0 : -1
         } else if intended >= snap {
             direction = 1
         } else if intended <= -snap {

@@ -78,8 +78,14 @@ extension Session {
         let from = currentIndex
         switch motion.phase {
         case .animating:
-            let to = normalize(motion.target)
-            return TransitionState(from: from, to: motion.target == Double(from) ? from : to, progress: animationProgress, interactive: false)
+            // The fraction of the distance from the page to the target covered so far: it does not
+            // restart when a move is retargeted. A spring-back (target = page) reports its leg.
+            let distance = motion.target - Double(from)
+            guard distance != 0 else {
+                return TransitionState(from: from, to: from, progress: animationProgress, interactive: false)
+            }
+            let covered = min(1, max(0, (position - Double(from)) / distance))
+            return TransitionState(from: from, to: normalize(motion.target), progress: covered, interactive: false)
         case .dragging:
             let distance = abs(position - Double(from))
             guard let revealed = motion.revealed else {

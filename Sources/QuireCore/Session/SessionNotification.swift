@@ -96,7 +96,7 @@ public enum Refusal: String, Sendable, Hashable {
 }
 
 /// Why an event did not apply (it changed nothing).
-public enum IgnoreReason: String, Sendable, Hashable {
+public enum IgnoreReason: String, Sendable, Hashable, CaseIterable {
     /// The session has completed.
     case completed
     /// The event needs a first responder and nothing is focused.
@@ -141,4 +141,8 @@ public enum IgnoreReason: String, Sendable, Hashable {
     case firstResponderActive
     /// An arrow key with nothing focused that does not page (`Up`/`Down`).
     case noAction
+}
+
+extension IgnoreReason {
+    public static let allNames = allCases.map(\.rawValue)
 }
