@@ -169,7 +169,7 @@ public final class ConsoleReporter: Reporter {
 
     static func failureText(_ result: ScriptResult, _ failure: Failure) -> String {
         var text = "FAIL  \(result.file) — \(result.name)\n"
-        text += "  step \(failure.step): \(failure.stepJSON)\n"
+        text += "  \(failure.location): $.steps[\(failure.step - 1)] (step \(failure.step)): \(failure.stepJSON)\n"
         for line in failure.lines { text += "    \(line)\n" }
         if !failure.recent.isEmpty {
             text += "  last events:\n"
@@ -217,6 +217,7 @@ public final class TAPReporter: Reporter {
             sink.write("  ---\n")
             sink.write("  message: \(Self.yamlString(failure.lines.first ?? "failed"))\n")
             sink.write("  step: \(failure.step)\n")
+            sink.write("  at: \(Self.yamlString(failure.location))\n")
             sink.write("  event: \(Self.yamlString(failure.stepJSON))\n")
             sink.write("  details:\n")
             for line in failure.lines { sink.write("    - \(Self.yamlString(line))\n") }

@@ -80,7 +80,8 @@ public enum Runner {
             }
             if !lines.isEmpty {
                 failure = Failure(
-                    step: index + 1, stepJSON: JSONWriter.string(script.rawSteps[index]), lines: lines,
+                    step: index + 1, location: script.location(ofStep: index), stepJSON: JSONWriter.string(script.rawSteps[index]),
+                    lines: lines,
                     recent: recent.map { entry in
                         RecentEvent(
                             step: entry.step + 1, json: JSONWriter.string(script.rawSteps[entry.step]),
@@ -127,13 +128,15 @@ public struct RecentEvent: Sendable, Hashable {
 public struct Failure: Sendable, Hashable {
     /// 1-based step number.
     public var step: Int
+    /// `file:line:column` of the step.
+    public var location: String
     public var stepJSON: String
     /// Why: one line per mismatch (objects as a -/+ diff).
     public var lines: [String]
     public var recent: [RecentEvent]
 
     /// The first line, for one-line reporters.
-    public var summary: String { "step \(step): \(lines.first ?? "failed")" }
+    public var summary: String { "\(location): step \(step): \(lines.first ?? "failed")" }
 }
 
 public struct ScriptResult: Sendable {

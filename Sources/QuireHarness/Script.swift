@@ -21,6 +21,15 @@ public struct SessionScript: Sendable {
     public var steps: [Step]
     /// Each step's JSON as written, for reports and traces.
     public var rawSteps: [JSONValue]
+    /// The script's text, to say where a failing step is.
+    public var source: [UInt8] = []
+
+    /// `file:line:column` of step `index` (0-based).
+    public func location(ofStep index: Int) -> String {
+        let path = JSONPath.root + "steps" + index
+        let locations = JSONParser.locate(source, paths: [path])
+        return "\(file):\(SourcePosition(offset: locations.valueOffset(path), in: source))"
+    }
 }
 
 /// Flows shared by many scripts are loaded once per run (keyed by resolved path).
@@ -46,8 +55,8 @@ public final class FlowCache: Sendable {
 /// What reading a candidate file gave.
 public enum ScriptLoad: Sendable {
     case script(SessionScript)
-    /// A JSON file that is not a session script (another format): skipped in folders.
-    case notAScript
+    /// A JSON file that is not a session script (another format, named here): skipped in folders.
+    case notAScript(format: String?)
     case bad([Diagnostic])
 }
 
@@ -55,15 +64,27 @@ public enum ScriptLoader {
     static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "steps"]
     static let stepKeys = Event.names + ["expect", "expectEmitted", "restart"]
 
-    /// Reads and validates a script file; a broken script is bad input, never a failure.
-    public static func load(_ path: String, flows: FlowCache) -> ScriptLoad {
+    /// Reads and validates a script file; a broken script is bad input, never a failure. A file
+    /// named `explicitly` must be a script: another format is bad input too.
+    public static func load(_ path: String, flows: FlowCache, explicitly: Bool = false) -> ScriptLoad {
         let bytes: [UInt8]
         do {
             bytes = try Flow.readDocument(path)
         } catch {
             return .bad(error.diagnostics)
         }
-        return load(bytes: bytes, file: path, flows: flows)
+        let loaded = load(bytes: bytes, file: path, flows: flows)
+        if explicitly, case .notAScript(let format) = loaded {
+            var reader = DocumentReader(file: path, bytes: bytes)
+            if let format {
+                let hint = format.hasPrefix("quire.flow/") ? " (check a flow with `quire check`)" : ""
+                reader.error(.root + "format", "not a session script: its format is '\(format)', not '\(SessionScript.format)'\(hint)")
+            } else {
+                reader.error(.root, "not a session script: it has no \"format\": \"\(SessionScript.format)\"")
+            }
+            return .bad(reader.diagnostics())
+        }
+        return loaded
     }
 
     public static func load(bytes: [UInt8], file: String, flows: FlowCache) -> ScriptLoad {
@@ -87,8 +108,10 @@ public enum ScriptLoader {
         case nil where object["steps"] != nil:
             reader.error(.root, "a session script needs \"format\": \"\(SessionScript.format)\"")
             return .bad(reader.diagnostics())
+        case .string(let other)?:
+            return .notAScript(format: other)
         default:
-            return .notAScript
+            return .notAScript(format: nil)
         }
         reader.checkKeys(object, at: .root, allowed: topKeys, required: ["flow", "steps"], what: "a session script")
 
@@ -112,7 +135,10 @@ public enum ScriptLoader {
         switch object["flow"] {
         case .string(let relative)?:
             let base = URL(fileURLWithPath: file).deletingLastPathComponent()
-            let resolved = relative.hasPrefix("/") ? relative : base.appendingPathComponent(relative).path
+            var resolved = relative.hasPrefix("/") ? relative : base.appendingPathComponent(relative).standardizedFileURL.path
+            // Keep paths relative to where the user is when the script was named relatively.
+            let here = FileManager.default.currentDirectoryPath + "/"
+            if !file.hasPrefix("/"), resolved.hasPrefix(here) { resolved.removeFirst(here.count) }
             switch flows.flow(at: resolved) {
             case .success(let loaded): flow = loaded
             case .failure(let error):
@@ -141,7 +167,8 @@ public enum ScriptLoader {
         }
         return .script(
             SessionScript(
-                file: file, name: name, flow: flow!, viewportWidth: width, locale: locale, steps: steps, rawSteps: rawSteps))
+                file: file, name: name, flow: flow!, viewportWidth: width, locale: locale, steps: steps, rawSteps: rawSteps,
+                source: bytes))
     }
 
     static func step(_ raw: JSONValue, at path: JSONPath, flow: Flow?, reader: inout DocumentReader) -> SessionScript.Step? {

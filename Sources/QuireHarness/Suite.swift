@@ -23,25 +23,21 @@ public struct Suite {
         public var root: Int
         /// Named on the command line (it must be a script) rather than found in a folder.
         public var explicit: Bool
+        /// Named on the command line but not there: reported as bad input, the rest still runs.
+        public var missing = false
     }
 
-    public enum DiscoveryError: Error, CustomStringConvertible {
-        case missing(String)
-
-        public var description: String {
-            switch self {
-            case .missing(let path): "\(path): no such file or folder"
-            }
-        }
-    }
-
-    /// Every candidate under `paths`, in a stable order: folders are walked recursively in sorted order.
-    public static func discover(_ paths: [String]) throws -> [Candidate] {
+    /// Every candidate under `paths`, in a stable order: folders are walked recursively in sorted
+    /// order. A path that does not exist is a candidate too, reported as bad input when run.
+    public static func discover(_ paths: [String]) -> [Candidate] {
         var candidates: [Candidate] = []
         let manager = FileManager.default
         for (root, path) in paths.enumerated() {
             var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { throw DiscoveryError.missing(path) }
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                candidates.append(Candidate(path: path, root: root, explicit: true, missing: true))
+                continue
+            }
             if !isDirectory.boolValue {
                 candidates.append(Candidate(path: path, root: root, explicit: true))
                 continue
@@ -70,13 +66,13 @@ public struct Suite {
 
     public struct Outcome: Sendable {
         public var summary: Summary
-        /// Command-line folders in which no script was found.
+        /// Command-line folders in which no script was found (each is counted as bad input).
         public var emptyRoots: [Int]
     }
 
     /// Runs candidates on `options.jobs` threads; reporters see results in candidate order.
     public static func run(
-        _ candidates: [Candidate], options: Options, reporters: [Reporter], traces: TraceWriter? = nil
+        _ candidates: [Candidate], options: Options, reporters: [Reporter], traces: TraceWriter? = nil, roots: [String] = []
     ) -> Outcome {
         let started = ContinuousClock.now
         let flows = FlowCache()
@@ -87,33 +83,46 @@ public struct Suite {
             while let index = collector.take() {
                 let candidate = candidates[index]
                 let result = runCandidate(candidate, flows: flows, options: options.runner)
-                if let traces, result.trace != nil { traces.write(result) }
+                traces?.write(result)
                 var delivered = result
                 delivered.trace = nil
                 collector.deliver(index, delivered)
             }
         }
+        // A folder given on the command line with no script in it is bad input, reported with the rest.
+        let folders = Set(candidates.filter { !$0.explicit }.map(\.root))
+        let emptyRoots = roots.indices.filter { root in
+            var isDirectory: ObjCBool = false
+            let isFolder = FileManager.default.fileExists(atPath: roots[root], isDirectory: &isDirectory) && isDirectory.boolValue
+            return isFolder && (!folders.contains(root) || !collector.rootsWithScripts.contains(root))
+        }
+        for root in emptyRoots {
+            let result = ScriptResult(
+                file: roots[root], name: roots[root],
+                status: .bad([Diagnostic.whole(file: roots[root], message: "no quire.session/1 script in this folder")]),
+                milliseconds: 0)
+            traces?.write(result)
+            collector.deliverLast(result)
+        }
         traces?.finish()
         var summary = collector.summary
         summary.milliseconds = (ContinuousClock.now - started).milliseconds
         for reporter in reporters { reporter.finish(summary) }
-        let emptyRoots = Set(candidates.filter { !$0.explicit }.map(\.root)).subtracting(collector.rootsWithScripts)
-        return Outcome(summary: summary, emptyRoots: emptyRoots.sorted())
+        return Outcome(summary: summary, emptyRoots: emptyRoots)
     }
 
     static func runCandidate(_ candidate: Candidate, flows: FlowCache, options: Runner.Options) -> ScriptResult {
-        switch ScriptLoader.load(candidate.path, flows: flows) {
+        if candidate.missing {
+            return ScriptResult(
+                file: candidate.path, name: candidate.path,
+                status: .bad([Diagnostic.whole(file: candidate.path, message: "no such file or folder")]), milliseconds: 0)
+        }
+        switch ScriptLoader.load(candidate.path, flows: flows, explicitly: candidate.explicit) {
         case .script(let script):
             return Runner.run(script, options: options)
         case .bad(let diagnostics):
             return ScriptResult(file: candidate.path, name: candidate.path, status: .bad(diagnostics), milliseconds: 0)
         case .notAScript:
-            if candidate.explicit {
-                let diagnostic = Diagnostic(
-                    file: candidate.path, position: SourcePosition(line: 1, column: 1), path: .root + "format",
-                    message: "not a session script: its format is not '\(SessionScript.format)'")
-                return ScriptResult(file: candidate.path, name: candidate.path, status: .bad([diagnostic]), milliseconds: 0)
-            }
             return ScriptResult(file: candidate.path, name: candidate.path, status: .skipped, milliseconds: 0)
         }
     }
@@ -160,6 +169,14 @@ final class Collector: @unchecked Sendable {
                 for reporter in reporters { reporter.report(ready) }
                 state.nextToReport += 1
             }
+        }
+    }
+
+    /// Reports one more result after every candidate's (a folder with no script).
+    func deliverLast(_ result: ScriptResult) {
+        state.withLock { state in
+            if case .bad = result.status { state.summary.bad += 1 }
+            for reporter in reporters { reporter.report(result) }
         }
     }
 

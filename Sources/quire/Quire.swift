@@ -26,6 +26,11 @@ struct Quire: ParsableCommand {
     )
 
     static func main() {
+        if CommandLine.arguments.count == 1 {
+            // No subcommand: say how to use it, as a usage error.
+            FileHandle.standardError.write(Data((helpMessage() + "\n").utf8))
+            Foundation.exit(Exit.badInput)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -67,7 +72,9 @@ struct Check: ParsableCommand {
             do {
                 let flow = try Flow.load(contentsOf: path)
                 if !quiet {
-                    print("\(path): ok: flow '\(flow.id)', \(flow.pages.count) pages, \(flow.fields.count) fields")
+                    let pages = flow.pages.count == 1 ? "1 page" : "\(flow.pages.count) pages"
+                    let fields = flow.fields.count == 1 ? "1 field" : "\(flow.fields.count) fields"
+                    print("\(path): ok: flow '\(flow.id)', \(pages), \(fields)")
                 }
             } catch {
                 bad += 1

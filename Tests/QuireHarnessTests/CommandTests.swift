@@ -68,19 +68,34 @@ import Testing
         #expect(run.lastLine == "1 passed, 2 failed, 2 bad")
     }
 
-    @Test func aFolderWithNoScriptIsAnError() throws {
+    @Test func aFolderWithNoScriptIsBadInputListedWithTheResults() throws {
         let run = try quire(["test", "--plain", "empty"])
         #expect(run.status == 2)
-        #expect(run.stderr.contains("no quire.session/1 script in 'empty'"))
+        #expect(run.stdout == "BAD   empty\n  empty: no quire.session/1 script in this folder\n0 passed, 0 failed, 1 bad\n")
+    }
+
+    @Test func aMissingPathIsBadInputAndTheOtherScriptsStillRun() throws {
+        let run = try quire(["test", "--plain", "nowhere", "pass/a.json"])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("BAD   nowhere\n  nowhere: no such file or folder\n"))
+        #expect(run.lastLine == "1 passed, 0 failed, 1 bad")
+    }
+
+    @Test func quireWithNoSubcommandIsAUsageError() throws {
+        let run = try quire([])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("USAGE: quire <subcommand>"))
     }
 
     @Test func aFileNamedExplicitlyMustBeAScript() throws {
         let run = try quire(["test", "--plain", "flows/mini.json"])
         #expect(run.status == 2)
-        #expect(run.stdout.contains("not a session script"))
+        #expect(
+            run.stdout.contains(
+                "flows/mini.json:1:12: $.format: not a session script: its format is 'quire.flow/1', not 'quire.session/1' (check a flow with `quire check`)"))
     }
 
-    @Test(arguments: [["test"], ["test", "--shard", "3/2", "pass"], ["test", "--jobs", "0", "pass"], ["test", "nowhere"], ["frobnicate"]])
+    @Test(arguments: [["test"], ["test", "--shard", "3/2", "pass"], ["test", "--jobs", "0", "pass"], ["check"], ["frobnicate"]])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let run = try quire(arguments)
         #expect(run.status == 2)

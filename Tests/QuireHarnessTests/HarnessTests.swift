@@ -147,6 +147,7 @@ let golden = testsFolder.appendingPathComponent("Golden")
             return
         }
         #expect(failure.step == 3)
+        #expect(failure.location.hasSuffix("mixed/x.json:1:104"))
         #expect(failure.stepJSON == #"{"expect":{"values":{"name":"Aki"}}}"#)
         #expect(failure.lines == [#"$.values.name: expected "Aki", got "Ak""#])
         #expect(failure.recent.map(\.notifications) == [["focusChanged", "inputPresented"], ["valueChanged"]])

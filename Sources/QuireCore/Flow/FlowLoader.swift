@@ -41,7 +41,7 @@ extension Flow {
     /// Reads a file whole, with a clear error when it cannot be read or is too large.
     public static func readDocument(_ path: String, limits: JSONLimits = .default) throws(DocumentError) -> [UInt8] {
         let unreadable = { (message: String) in
-            DocumentError([Diagnostic(file: path, position: SourcePosition(line: 1, column: 1), path: .root, message: message)])
+            DocumentError([Diagnostic.whole(file: path, message: message)])
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

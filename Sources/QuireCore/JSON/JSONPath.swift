@@ -112,8 +112,16 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Error {
         self.message = message
     }
 
-    /// `file:line:column: $.json.path: message`
-    public var description: String { "\(file):\(position): \(path): \(message)" }
+    /// A problem with a file as a whole (it cannot be read, it is a folder with no script):
+    /// printed as `file: message`, with no position or path.
+    public static func whole(file: String, message: String) -> Diagnostic {
+        Diagnostic(file: file, position: SourcePosition(line: 0, column: 0), path: .root, message: message)
+    }
+
+    /// `file:line:column: $.json.path: message` (`file: message` for a problem with a whole file).
+    public var description: String {
+        position.line == 0 ? "\(file): \(message)" : "\(file):\(position): \(path): \(message)"
+    }
 }
 
 /// A document rejected whole, with every problem found in it.
