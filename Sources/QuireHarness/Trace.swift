@@ -61,7 +61,7 @@ public struct Trace: Sendable {
         .notes{color:#1565c0} table{border-collapse:collapse;margin-top:6px;width:100%;table-layout:fixed}
         th{text-align:left;font:600 11px system-ui,sans-serif;color:#666;padding:2px 8px}
         td{border-top:1px solid #eee;padding:2px 8px;vertical-align:top;font:12px ui-monospace,monospace;overflow-wrap:anywhere}
-        td.before{color:#b71c1c} td.after{color:#1b5e20} details{margin-top:6px}
+        td.before{color:#b71c1c} td.after{color:#1b5e20} details{margin-top:6px} details.initial{margin:12px 24px 0}
         """
 
     /// A static page: the failure first, then every step with its notifications and state diff.
@@ -77,7 +77,7 @@ public struct Trace: Sendable {
             out += "<pre>\(Self.escape(step.failure.joined(separator: "\n")))</pre></section>"
         }
         out += "</header>\n"
-        out += "<details><summary>Initial state</summary><pre>\(Self.escape(JSONWriter.string(initialState, style: .pretty)))</pre></details>\n"
+        out += "<details class=\"initial\"><summary>Initial state</summary><pre>\(Self.escape(JSONWriter.string(initialState, style: .pretty)))</pre></details>\n"
         out += "<ol>\n"
         for step in steps {
             let failed = step.index == failingStep
