@@ -325,8 +325,12 @@ public final class JUnitReporter: Reporter {
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.write("<testsuites name=\"quire\" tests=\"\(tests)\" failures=\"\(counts.failed)\" errors=\"\(counts.bad)\" time=\"\(time)\">\n")
         out.write("  <testsuite name=\"quire test\" tests=\"\(tests)\" failures=\"\(counts.failed)\" errors=\"\(counts.bad)\" skipped=\"0\" time=\"\(time)\">\n")
-        if let data = FileManager.default.contents(atPath: partPath) {
-            data.withUnsafeBytes { out.write(bytes: $0) }
+        // Copied in chunks, so a large suite's report never sits in memory whole.
+        if let input = FileHandle(forReadingAtPath: partPath) {
+            while let chunk = try? input.read(upToCount: 1 << 16), !chunk.isEmpty {
+                chunk.withUnsafeBytes { out.write(bytes: $0) }
+            }
+            try? input.close()
         }
         out.write("  </testsuite>\n</testsuites>\n")
         out.flush()

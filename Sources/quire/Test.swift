@@ -59,6 +59,7 @@ struct Test: ParsableCommand {
 
     func run() throws {
         var candidates = Suite.discover(paths)
+        let found = candidates.count
         var options = Suite.Options(jobs: jobs)
         if let shard, let (k, n) = parseShard(shard) {
             options.shard = (k, n)
@@ -100,7 +101,7 @@ struct Test: ParsableCommand {
         if outcome.summary.failed > 0 { throw ExitCode(Exit.failed) }
         if outcome.summary.passed == 0 {
             // Only possible with a shard that got no script.
-            printError("quire test: no script ran (shard \(shard ?? "1/1") of \(Suite.discover(paths).count) files)")
+            printError("quire test: no script ran (shard \(shard ?? "1/1") of \(found) files)")
         }
     }
 }

@@ -40,7 +40,7 @@ extension Session {
             return .object(object)
         case "errors":
             var object = JSONObject()
-            for (error) in shownErrors { object.append(error.field, .string(error.code.rawValue)) }
+            for error in shownErrors { object.append(error.field, .string(error.code.rawValue)) }
             return .object(object)
         case "buttons":
             let enabled = buttons
