@@ -49,6 +49,13 @@ public struct DocumentReader: Sendable {
 
     public var hasProblems: Bool { !problems.isEmpty }
 
+    /// The same problems, placed in `bytes` (the text of the value they were found in).
+    func relocated(in bytes: [UInt8]) -> DocumentReader {
+        var reader = DocumentReader(file: file, bytes: bytes)
+        reader.problems = problems
+        return reader
+    }
+
     public mutating func error(_ path: JSONPath, _ message: String, onKey: Bool = false) {
         problems.append(Problem(path: path, onKey: onKey, message: message))
     }

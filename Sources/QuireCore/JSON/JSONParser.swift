@@ -14,6 +14,9 @@ public struct JSONLimits: Sendable, Hashable {
     }
 
     public static let `default` = JSONLimits()
+    /// For snapshots, which Quire writes itself: they hold whatever a session holds (an answer of
+    /// any length, an embedded flow), so only the document size is capped.
+    public static let snapshot = JSONLimits(documentBytes: 256 << 20, depth: 64, stringBytes: 256 << 20)
 }
 
 /// A syntax error: where (byte offset, path) and why. Fatal for the document.

@@ -8,13 +8,15 @@ public enum JSONWriter {
     }
 
     public static func string(_ value: JSONValue, style: Style = .compact) -> String {
-        var out = ""
-        write(value, style: style, indent: 0, into: &out)
-        return out
+        String(decoding: data(value, style: style), as: UTF8.self)
     }
 
+    /// The value as UTF-8 bytes. The output is built by appending bytes to one buffer, so writing
+    /// takes time linear in its size.
     public static func data(_ value: JSONValue, style: Style = .compact) -> [UInt8] {
-        Array(string(value, style: style).utf8)
+        var out: [UInt8] = []
+        write(value, style: style, indent: 0, into: &out)
+        return out
     }
 
     public static func number(_ number: Double) -> String {
@@ -25,46 +27,58 @@ public enum JSONWriter {
     }
 
     public static func quoted(_ text: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         writeString(text, into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    static func writeString(_ text: String, into out: inout String) {
-        out.append("\"")
-        var plainStart = text.unicodeScalars.startIndex
-        var index = plainStart
-        let scalars = text.unicodeScalars
-        while index != scalars.endIndex {
-            let scalar = scalars[index]
-            let escape: String?
-            switch scalar {
-            case "\"": escape = "\\\""
-            case "\\": escape = "\\\\"
-            case "\n": escape = "\\n"
-            case "\r": escape = "\\r"
-            case "\t": escape = "\\t"
-            case "\u{08}": escape = "\\b"
-            case "\u{0C}": escape = "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}" {
-                    let hex = String(scalar.value, radix: 16)
-                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    escape = nil
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// A JSON string literal: quotes, backslashes and control characters (C0, DEL, U+2028 and
+    /// U+2029, which end lines in some readers) are escaped; everything else is copied as is.
+    static func writeString(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var plain = 0
+            var at = 0
+            let count = bytes.count
+            while at < count {
+                let byte = bytes[at]
+                var escape: StaticString? = nil
+                var code: UInt32? = nil
+                var width = 1
+                switch byte {
+                case UInt8(ascii: "\""): escape = "\\\""
+                case UInt8(ascii: "\\"): escape = "\\\\"
+                case 0x0A: escape = "\\n"
+                case 0x0D: escape = "\\r"
+                case 0x09: escape = "\\t"
+                case 0x08: escape = "\\b"
+                case 0x0C: escape = "\\f"
+                case 0x00..<0x20, 0x7F: code = UInt32(byte)
+                case 0xE2 where at + 2 < count && bytes[at + 1] == 0x80 && (bytes[at + 2] == 0xA8 || bytes[at + 2] == 0xA9):
+                    code = bytes[at + 2] == 0xA8 ? 0x2028 : 0x2029
+                    width = 3
+                default: break
                 }
+                guard escape != nil || code != nil else {
+                    at += 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<at]))
+                if let escape {
+                    escape.withUTF8Buffer { out.append(contentsOf: $0) }
+                } else if let code {
+                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+                    for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[Int((code >> UInt32(shift)) & 0xF)]) }
+                }
+                at += width
+                plain = at
             }
-            if let escape {
-                out.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-                out.append(escape)
-                index = scalars.index(after: index)
-                plainStart = index
-            } else {
-                index = scalars.index(after: index)
-            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<count]))
         }
-        out.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-        out.append("\"")
+        out.append(UInt8(ascii: "\""))
     }
 
     private static func isScalar(_ value: JSONValue) -> Bool {
@@ -75,49 +89,49 @@ public enum JSONWriter {
         }
     }
 
-    private static func write(_ value: JSONValue, style: Style, indent: Int, into out: inout String) {
+    private static func write(_ value: JSONValue, style: Style, indent: Int, into out: inout [UInt8]) {
         switch value {
-        case .null: out.append("null")
-        case .bool(let bool): out.append(bool ? "true" : "false")
-        case .number(let number): out.append(Self.number(number))
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let bool): out.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .number(let number): out.append(contentsOf: Self.number(number).utf8)
         case .string(let text): writeString(text, into: &out)
         case .array(let items):
             if items.isEmpty {
-                out.append("[]")
+                out.append(contentsOf: "[]".utf8)
                 return
             }
             let inline = style == .compact || items.allSatisfy(isScalar)
-            out.append("[")
+            out.append(UInt8(ascii: "["))
             for (at, item) in items.enumerated() {
-                if at > 0 { out.append(inline && style == .pretty ? ", " : ",") }
+                if at > 0 { out.append(contentsOf: (inline && style == .pretty ? ", " : ",").utf8) }
                 if !inline { newline(indent + 1, into: &out) }
                 write(item, style: style, indent: indent + 1, into: &out)
             }
             if !inline { newline(indent, into: &out) }
-            out.append("]")
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
             if object.isEmpty {
-                out.append("{}")
+                out.append(contentsOf: "{}".utf8)
                 return
             }
-            out.append("{")
+            out.append(UInt8(ascii: "{"))
             var first = true
             for (key, item) in object {
-                if !first { out.append(",") }
+                if !first { out.append(UInt8(ascii: ",")) }
                 first = false
                 if style == .pretty { newline(indent + 1, into: &out) }
                 writeString(key, into: &out)
-                out.append(style == .pretty ? ": " : ":")
+                out.append(contentsOf: (style == .pretty ? ": " : ":").utf8)
                 write(item, style: style, indent: indent + 1, into: &out)
             }
             if style == .pretty { newline(indent, into: &out) }
-            out.append("}")
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ indent: Int, into out: inout String) {
-        out.append("\n")
-        out.append(String(repeating: "  ", count: indent))
+    private static func newline(_ indent: Int, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\n"))
+        for _ in 0..<indent { out.append(contentsOf: [0x20, 0x20]) }
     }
 }
 

@@ -110,8 +110,10 @@ extension Session {
     public func presentNeighbourhood() -> [PagePresentation] {
         let index = currentIndex
         var indices = [index]
-        if canStep(from: Double(index), -1) { indices.insert(normalize(Double(index - 1)), at: 0) }
-        if canStep(from: Double(index), 1) { indices.append(normalize(Double(index + 1))) }
+        let count = pageCount
+        let wrap = flow.paging.wrap
+        if count > 1 && (wrap || index > 0) { indices.insert(normalize(Double(index - 1)), at: 0) }
+        if count > 1 && (wrap || index < count - 1) { indices.append(normalize(Double(index + 1))) }
         var seen = Set<Int>()
         return indices.filter { seen.insert($0).inserted }.compactMap { presentPage(at: $0) }
     }

@@ -3,30 +3,49 @@
 /// A value change marks the conditions that name the field; they are evaluated again in document
 /// order (a min-heap of node numbers), and a field whose visibility flips marks its own dependents.
 /// Conditions see a hidden field as unanswered (`null`), so hiding cascades.
-extension Session {
+///
+/// The same propagation runs over two stores (`Derivation`): the session's own arrays, and an
+/// `Outlook` — the differences an open picker's draft would make once committed — which decisions
+/// read without changing the session.
+protocol Derivation: Answers {
+    mutating func storeValue(_ field: Int, _ value: FieldValue)
+    mutating func storePageVisible(_ page: Int, _ visible: Bool)
+    mutating func storeFlags(_ field: Int, visible: Bool, enabled: Bool, required: Bool)
+    mutating func storeError(_ field: Int, _ error: ValidationCode?)
+    /// The nodes waiting to be evaluated again.
+    var queue: NodeQueue { get set }
+}
+
+extension Answers {
     /// The value conditions see: `null` for a hidden field.
     @inline(__always) func effectiveValue(_ field: Int) -> FieldValue {
-        fieldVisible[field] ? values[field] : .null
+        isFieldVisible(field) ? value(field) : .null
     }
 
-    /// Evaluates every node from scratch (at start and on restore).
-    mutating func rebuildDerived() {
-        for page in flow.pages.indices {
-            let visible = flow.pages[page].visibleIf.map { condition in condition.evaluate { self.effectiveValue($0) } } ?? true
-            pageVisible[page] = visible
-            for field in flow.pages[page].fieldRange {
-                _ = recompute(field: field)
-            }
-        }
-        visiblePages = FenwickTree(flags: pageVisible)
-        pagesWithErrors = FenwickTree(flags: pageErrorCount.map { $0 > 0 })
+    @inline(__always) func holds(_ condition: Condition?, otherwise: Bool) -> Bool {
+        guard let condition else { return otherwise }
+        return condition.evaluate { self.effectiveValue($0) }
     }
 
+    /// The error a field has now (visible and enabled fields only are validated).
+    func validate(_ field: Int) -> ValidationCode? {
+        WorkMeter.count()
+        guard isFieldVisible(field) && isFieldEnabled(field) else { return nil }
+        return flow.fields[field].validate(value(field), required: isFieldRequired(field))
+    }
+
+    /// Fields that can become first responder (on their page; the caller checks the page).
+    @inline(__always) func canFocus(_ field: Int) -> Bool {
+        flow.fields[field].isEditable && isFieldVisible(field) && isFieldEnabled(field)
+    }
+}
+
+extension Derivation {
     /// Sets a field's value and brings everything that depends on it up to date.
-    mutating func setValue(_ field: Int, _ value: FieldValue) {
-        values[field] = value
+    mutating func assign(_ field: Int, _ value: FieldValue) {
+        storeValue(field, value)
         updateError(field)
-        if fieldVisible[field] {
+        if isFieldVisible(field) {
             markDependents(of: field)
             propagate()
         }
@@ -34,18 +53,90 @@ extension Session {
 
     mutating func markDependents(of field: Int) {
         let graph = flow.graph
-        let start = Int(graph.dependentStart[field])
+        var at = Int(graph.dependentStart[field])
         let end = Int(graph.dependentStart[field + 1])
-        var at = start
         while at < end {
-            mark(graph.dependents[at])
+            queue.push(graph.dependents[at])
             at += 1
         }
     }
 
-    mutating func mark(_ node: Int32) {
-        guard !dirty[Int(node)] else { return }
-        dirty[Int(node)] = true
+    /// Evaluates the marked nodes in document order until none is left.
+    mutating func propagate() {
+        let graph = flow.graph
+        while let node = queue.popMin() {
+            WorkMeter.count()
+            let item = Int(graph.nodeItem[Int(node)])
+            if item >= 0 {
+                let page = item
+                let visible = holds(flow.pages[page].visibleIf, otherwise: true)
+                guard visible != isPageVisible(page) else { continue }
+                storePageVisible(page, visible)
+                for field in flow.pages[page].fieldRange { queue.push(graph.fieldNode[field]) }
+            } else {
+                let field = -1 - item
+                if recompute(field: field) { markDependents(of: field) }
+            }
+        }
+    }
+
+    /// Re-evaluates a field's conditions and error; returns whether its visibility changed.
+    mutating func recompute(field: Int) -> Bool {
+        let definition = flow.fields[field]
+        let visible = isPageVisible(definition.page) && holds(definition.visibleIf, otherwise: true)
+        let enabled = holds(definition.enabledIf, otherwise: true)
+        let required = definition.required || holds(definition.requiredIf, otherwise: false)
+        let changed = visible != isFieldVisible(field)
+        storeFlags(field, visible: visible, enabled: enabled, required: required)
+        updateError(field)
+        return changed
+    }
+
+    mutating func updateError(_ field: Int) {
+        let error = validate(field)
+        if error != self.error(field) { storeError(field, error) }
+    }
+}
+
+extension Field {
+    /// The error a value has for this field, given whether the field is required now.
+    func validate(_ value: FieldValue, required: Bool) -> ValidationCode? {
+        switch kind {
+        case .text(let options):
+            guard case .text(let text) = value, !text.isEmpty else { return required ? .required : nil }
+            guard options.minLength != nil || options.maxLength != nil else { return nil }
+            let length = text.count
+            if let minLength = options.minLength, length < minLength { return .minLength }
+            if let maxLength = options.maxLength, length > maxLength { return .maxLength }
+            return nil
+        case .duration(let options):
+            guard case .duration(let seconds) = value else { return required ? .required : nil }
+            if seconds < options.min { return .min }
+            if seconds > options.max { return .max }
+            return nil
+        case .choice:
+            return value.isNull && required ? .required : nil
+        case .toggle:
+            return required && value != .toggle(true) ? .required : nil
+        }
+    }
+
+    var isPicker: Bool {
+        switch kind {
+        case .duration, .choice: true
+        default: false
+        }
+    }
+}
+
+/// Node numbers waiting for evaluation, smallest first (document order). A node marked twice is
+/// evaluated once: conditions name only earlier fields, so a node is never marked after its turn.
+struct NodeQueue: Sendable, Hashable {
+    private var heap: [Int32] = []
+
+    var isEmpty: Bool { heap.isEmpty }
+
+    mutating func push(_ node: Int32) {
         heap.append(node)
         var child = heap.count - 1
         while child > 0 {
@@ -56,7 +147,14 @@ extension Session {
         }
     }
 
+    /// The smallest node, once (its duplicates are dropped).
     mutating func popMin() -> Int32? {
+        guard let top = popOne() else { return nil }
+        while heap.first == top { _ = popOne() }
+        return top
+    }
+
+    private mutating func popOne() -> Int32? {
         guard let last = heap.popLast() else { return nil }
         guard !heap.isEmpty else { return last }
         let top = heap[0]
@@ -74,77 +172,33 @@ extension Session {
         }
         return top
     }
+}
 
-    mutating func propagate() {
-        let graph = flow.graph
-        while let node = popMin() {
-            WorkMeter.count()
-            dirty[Int(node)] = false
-            let item = Int(graph.nodeItem[Int(node)])
-            if item >= 0 {
-                let page = item
-                let visible = flow.pages[page].visibleIf.map { condition in condition.evaluate { self.effectiveValue($0) } } ?? true
-                guard visible != pageVisible[page] else { continue }
-                pageVisible[page] = visible
-                visiblePages.add(page, visible ? 1 : -1)
-                for field in flow.pages[page].fieldRange { mark(graph.fieldNode[field]) }
-            } else {
-                let field = -1 - item
-                if recompute(field: field) { markDependents(of: field) }
-            }
-        }
-        // A first responder that became hidden or disabled resigns (committing its draft).
-        if let input, !(fieldVisible[input.field] && fieldEnabled[input.field]) {
-            resign(commit: true)
-        }
+// MARK: The session's own store
+
+extension Session: Derivation {
+    @inline(__always) func value(_ field: Int) -> FieldValue { values[field] }
+    @inline(__always) func isPageVisible(_ page: Int) -> Bool { pageVisible[page] }
+    @inline(__always) func isFieldVisible(_ field: Int) -> Bool { fieldVisible[field] }
+    @inline(__always) func isFieldEnabled(_ field: Int) -> Bool { fieldEnabled[field] }
+    @inline(__always) func isFieldRequired(_ field: Int) -> Bool { fieldRequired[field] }
+    @inline(__always) func error(_ field: Int) -> ValidationCode? { fieldError[field] }
+
+    mutating func storeValue(_ field: Int, _ value: FieldValue) { values[field] = value }
+
+    mutating func storePageVisible(_ page: Int, _ visible: Bool) {
+        pageVisible[page] = visible
+        visiblePages.add(page, visible ? 1 : -1)
     }
 
-    /// Re-evaluates a field's conditions and error; returns whether its visibility changed.
-    mutating func recompute(field: Int) -> Bool {
-        let definition = flow.fields[field]
-        let visible =
-            pageVisible[definition.page]
-            && (definition.visibleIf.map { condition in condition.evaluate { self.effectiveValue($0) } } ?? true)
-        let enabled = definition.enabledIf.map { condition in condition.evaluate { self.effectiveValue($0) } } ?? true
-        let required =
-            definition.required
-            || (definition.requiredIf.map { condition in condition.evaluate { self.effectiveValue($0) } } ?? false)
-        let changed = visible != fieldVisible[field]
+    mutating func storeFlags(_ field: Int, visible: Bool, enabled: Bool, required: Bool) {
         fieldVisible[field] = visible
         fieldEnabled[field] = enabled
         fieldRequired[field] = required
-        updateError(field)
-        return changed
     }
 
-    /// The error a field has now (visible and enabled fields only are validated).
-    func validate(_ field: Int) -> ValidationCode? {
-        WorkMeter.count()
-        guard fieldVisible[field] && fieldEnabled[field] else { return nil }
-        let value = values[field]
-        let required = fieldRequired[field]
-        switch flow.fields[field].kind {
-        case .text(let options):
-            guard case .text(let text) = value, !text.isEmpty else { return required ? .required : nil }
-            if let minLength = options.minLength, text.count < minLength { return .minLength }
-            if let maxLength = options.maxLength, text.count > maxLength { return .maxLength }
-            return nil
-        case .duration(let options):
-            guard case .duration(let seconds) = value else { return required ? .required : nil }
-            if seconds < options.min { return .min }
-            if seconds > options.max { return .max }
-            return nil
-        case .choice:
-            return value.isNull && required ? .required : nil
-        case .toggle:
-            return required && value != .toggle(true) ? .required : nil
-        }
-    }
-
-    mutating func updateError(_ field: Int) {
-        let error = validate(field)
+    mutating func storeError(_ field: Int, _ error: ValidationCode?) {
         let old = fieldError[field]
-        guard error != old else { return }
         fieldError[field] = error
         let page = flow.fields[field].page
         if old == nil {
@@ -156,9 +210,25 @@ extension Session {
         }
     }
 
-    /// Fields that can become first responder now (on their page; the caller checks the page).
-    @inline(__always) func canFocus(_ field: Int) -> Bool {
-        flow.fields[field].isEditable && fieldVisible[field] && fieldEnabled[field]
+    /// Evaluates every node from scratch (at start and on restore).
+    mutating func rebuildDerived() {
+        for page in flow.pages.indices {
+            pageVisible[page] = holds(flow.pages[page].visibleIf, otherwise: true)
+            for field in flow.pages[page].fieldRange {
+                _ = recompute(field: field)
+            }
+        }
+        visiblePages = FenwickTree(flags: pageVisible)
+        pagesWithErrors = FenwickTree(flags: pageErrorCount.map { $0 > 0 })
+    }
+
+    /// Sets a field's value for real. A first responder that became hidden or disabled resigns
+    /// (committing its draft).
+    mutating func setValue(_ field: Int, _ value: FieldValue) {
+        assign(field, value)
+        if let input, !(fieldVisible[input.field] && fieldEnabled[input.field]) {
+            resign(commit: true)
+        }
     }
 
     /// Current errors of a page's fields (revealed or not), in field order.
@@ -168,34 +238,5 @@ extension Session {
             if let code = fieldError[field] { errors.append(FieldError(field: flow.fields[field].id, code: code)) }
         }
         return errors
-    }
-
-    /// Shows the errors of a page's fields (a refused gate or finish names them).
-    mutating func revealErrors(onPage page: Int) {
-        for field in flow.pages[page].fieldRange where fieldError[field] != nil {
-            touched[field] = true
-        }
-    }
-
-    /// Runs `body` with the open picker's draft applied to its field, then puts the value back.
-    /// The gate judges what the values will be once a move commits the draft.
-    mutating func withDraftApplied<Result>(_ body: (inout Session) -> Result) -> Result {
-        guard let input, flow.fields[input.field].isPicker, input.draft != values[input.field] else {
-            return body(&self)
-        }
-        let saved = values[input.field]
-        setValue(input.field, input.draft)
-        let result = body(&self)
-        setValue(input.field, saved)
-        return result
-    }
-}
-
-extension Field {
-    var isPicker: Bool {
-        switch kind {
-        case .duration, .choice: true
-        default: false
-        }
     }
 }

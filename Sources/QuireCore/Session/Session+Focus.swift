@@ -7,9 +7,9 @@ extension Session {
         case .field(let id): tapField(id, event)
         case .background:
             if input != nil { resign(commit: true) } else { ignore(event, .noFirstResponder) }
-        case .indicatorLeft: tapIndicator(.step(-1), event)
-        case .indicatorRight: tapIndicator(.step(1), event)
-        case .indicatorPage(let index): tapIndicator(.page(index), event)
+        case .indicatorLeft: tapIndicator(step: -1, event)
+        case .indicatorRight: tapIndicator(step: 1, event)
+        case .indicatorPage(let index): tapIndicator(page: index, event)
         case .button(let button): tapButton(button, event)
         case .accessory(let item): tapAccessory(item, event)
         }
@@ -62,7 +62,8 @@ extension Session {
         if input != nil { resign(commit: true, handingOff: true) }
         let id = flow.fields[field].id
         guard canFocus(field), flow.fields[field].page == currentPage else {
-            // Committing the previous field hid or disabled this one.
+            // Committing the previous field hid or disabled this one (a tap on a field that the
+            // draft hides): the tap committed and resigned.
             if previous != nil { emit(.focusChanged(from: previous, to: nil)) }
             return
         }
@@ -101,34 +102,6 @@ extension Session {
         if !handingOff { emit(.focusChanged(from: definition.id, to: nil)) }
     }
 
-    /// The next (or previous) field of the current page that can become first responder.
-    func neighbour(of field: Int?, forward: Bool, wrapping: Bool) -> Int? {
-        let range = flow.pages[currentPage].fieldRange
-        guard !range.isEmpty else { return nil }
-        guard let field else {
-            let examine = { (candidate: Int) -> Bool in
-                WorkMeter.count()
-                return canFocus(candidate)
-            }
-            return forward ? range.first(where: examine) : range.reversed().first(where: examine)
-        }
-        var candidate = field
-        for _ in 0..<(range.count - 1) {
-            candidate += forward ? 1 : -1
-            if candidate >= range.upperBound {
-                guard wrapping else { return nil }
-                candidate = range.lowerBound
-            } else if candidate < range.lowerBound {
-                guard wrapping else { return nil }
-                candidate = range.upperBound - 1
-            }
-            if candidate == field { return nil }
-            WorkMeter.count()
-            if canFocus(candidate) { return candidate }
-        }
-        return nil
-    }
-
     /// The input accessory toolbar of a field: its own, else the flow's, else the standard one.
     public func accessoryItems(of field: Int) -> [AccessoryItem] {
         flow.fields[field].accessory ?? flow.accessory ?? AccessoryItem.standard
@@ -136,8 +109,8 @@ extension Session {
 
     func isAccessoryEnabled(_ item: AccessoryItem, field: Int) -> Bool {
         switch item {
-        case .previous: neighbour(of: field, forward: false, wrapping: false) != nil
-        case .next: neighbour(of: field, forward: true, wrapping: false) != nil
+        case .previous: focusTarget(.accessory(forward: false)) != nil
+        case .next: focusTarget(.accessory(forward: true)) != nil
         default: true
         }
     }
@@ -149,9 +122,7 @@ extension Session {
         guard accessoryItems(of: editing.field).contains(item) else { return ignore(event, .notInAccessory) }
         switch item {
         case .previous, .next:
-            guard let target = neighbour(of: editing.field, forward: item == .next, wrapping: false) else {
-                return ignore(event, .disabled)
-            }
+            guard let target = focusTarget(.accessory(forward: item == .next)) else { return ignore(event, .disabled) }
             focus(target)
         case .done:
             resign(commit: true)
@@ -169,10 +140,7 @@ extension Session {
         switch key {
         case .tab, .shiftTab:
             guard motion == nil else { return ignore(event, .transitionInProgress) }
-            let forward = key == .tab
-            guard let target = neighbour(of: input?.field, forward: forward, wrapping: true) else {
-                return ignore(event, .noEditableField)
-            }
+            guard let target = focusTarget(.tab(forward: key == .tab)) else { return ignore(event, .noEditableField) }
             focus(target)
         case .return:
             pressReturn(event)
@@ -198,27 +166,14 @@ extension Session {
 
     mutating func pressReturn(_ event: Event) {
         guard let editing = input else { return ignore(event, .noFirstResponder) }
-        let field = editing.field
-        guard case .text(let options) = flow.fields[field].kind else {
-            return resign(commit: true)
-        }
-        let next: Int?
-        switch options.returnKey {
-        case .done: next = nil
-        case .next: next = neighbour(of: field, forward: true, wrapping: true)
-        case .default: next = neighbour(of: field, forward: true, wrapping: false)
-        }
-        if let next { focus(next) } else { resign(commit: true) }
+        guard case .text = flow.fields[editing.field].kind else { return resign(commit: true) }
+        if let next = focusTarget(.returnKey) { focus(next) } else { resign(commit: true) }
     }
 
     /// What Return shows on a text field's keyboard: `next` or `done`.
     func effectiveReturnKey(_ field: Int) -> ReturnKey {
-        guard case .text(let options) = flow.fields[field].kind else { return .done }
-        switch options.returnKey {
-        case .done: return .done
-        case .next: return neighbour(of: field, forward: true, wrapping: true) != nil ? .next : .done
-        case .default: return neighbour(of: field, forward: true, wrapping: false) != nil ? .next : .done
-        }
+        guard input?.field == field, case .text = flow.fields[field].kind else { return .done }
+        return focusTarget(.returnKey) != nil ? .next : .done
     }
 
     mutating func arrow(_ key: Key, in editing: InputState, _ event: Event) {

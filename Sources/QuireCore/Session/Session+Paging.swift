@@ -12,31 +12,8 @@ extension Session {
     /// The visible index of the current page.
     public var currentIndex: Int { visiblePages.prefix(currentPage) }
 
-    func visibleIndex(ofPage page: Int) -> Int { visiblePages.prefix(page) }
-
-    func page(atVisible index: Int) -> Int { visiblePages.find(index) }
-
-    /// The visible index a (possibly wrapped) position stands for.
-    func normalize(_ position: Double) -> Int {
-        let count = max(pageCount, 1)
-        let rounded = Int(position.rounded())
-        return ((rounded % count) + count) % count
-    }
-
-    /// Whether a page exists one step from the page at `position`.
-    func canStep(from position: Double, _ direction: Int) -> Bool {
-        let count = pageCount
-        guard count > 1 else { return false }
-        if flow.paging.wrap { return true }
-        let target = Int(position.rounded()) + direction
-        return target >= 0 && target < count
-    }
-
-    func coordinateExists(_ position: Double) -> Bool {
-        let count = pageCount
-        if flow.paging.wrap { return count > 1 }
-        return position >= 0 && position <= Double(count - 1)
-    }
+    /// The visible index a (possibly wrapped) position stands for, among the pages visible now.
+    func normalize(_ position: Double) -> Int { Self.normalize(position, count: pageCount) }
 
     public struct Buttons: Sendable, Hashable {
         public var back: Bool
@@ -63,129 +40,54 @@ extension Session {
 
     // MARK: Programmatic moves
 
-    enum MoveRequest {
-        case step(Int)
-        /// A visible index (an indicator dot).
-        case page(Int)
-        /// A page of the flow, wherever it is among visible pages.
-        case flowPage(Int)
-        case first
-        case last
-    }
-
-    enum MoveDecision {
-        case ignore(IgnoreReason)
-        case refuse([FieldError])
-        case move(Double)
-    }
-
     /// A button, indicator tap or key asks to move. During an animation the move counts from the
     /// page being headed to and retargets the animation from where it is.
     mutating func requestMove(_ request: MoveRequest, _ event: Event) {
-        if motion?.phase == .dragging {
-            ignore(event, .dragInProgress)
-            return
-        }
-        // Judged as the values will be once the move commits an open picker's draft. A dot is
-        // the page the user sees now: it is found before the draft is applied.
-        var request = request
-        if case .page(let index) = request, index >= 0 && index < pageCount {
-            let page = page(atVisible: index)
-            request = .flowPage(page)
-        }
-        let decision = withDraftApplied { session in session.decideMove(request) }
+        if case .dragging = motion { return ignore(event, .dragInProgress) }
+        apply(decideMove(request), event)
+    }
+
+    mutating func apply(_ decision: MoveDecision, _ event: Event) {
         switch decision {
         case .ignore(let reason): ignore(event, reason)
-        case .refuse(let errors): emit(.refused(reason: .gate, errors: errors))
-        case .move(let target): animate(to: target)
+        case .refuse(let blockers): refuse(.gate, blockers)
+        case .move(let target, let index): animate(to: target, index: index)
         }
     }
 
-    mutating func decideMove(_ request: MoveRequest) -> MoveDecision {
-        let count = pageCount
-        let heading = motion?.target ?? Double(currentIndex)
-        let headingIndex = normalize(heading)
-        let target: Double
-        let passed: Range<Int>?
-        switch request {
-        case .step(let direction):
-            guard canStep(from: heading, direction) else { return .ignore(.atEnd) }
-            target = heading + Double(direction)
-            passed = direction > 0 ? headingIndex..<(headingIndex + 1) : nil
-        case .page, .flowPage, .first, .last:
-            let index: Int
-            switch request {
-            case .page(let page): index = page
-            case .flowPage(let page):
-                // Committing the draft hid the page that was tapped.
-                guard pageVisible[page] else { return .ignore(.hidden) }
-                index = visibleIndex(ofPage: page)
-            case .first: index = 0
-            default: index = count - 1
-            }
-            guard index >= 0 && index < count else { return .ignore(.noSuchPage) }
-            guard index != headingIndex else { return .ignore(.samePage) }
-            target = Double(index)
-            passed = index > headingIndex ? headingIndex..<index : nil
-        }
-        if let passed, flow.paging.gate == .valid {
-            let errors = gateErrors(passing: passed)
-            if !errors.isEmpty { return .refuse(errors) }
-        }
-        return .move(target)
+    /// Reveals what blocks a move and says so.
+    mutating func refuse(_ reason: Refusal, _ blockers: [Blocker]) {
+        for blocker in blockers { touched[blocker.field] = true }
+        emit(.refused(reason: reason, errors: blockers.map { FieldError(field: flow.fields[$0.field].id, code: $0.code) }))
     }
 
-    /// The errors of the visible pages in `range` (reveals them): what blocks a forward move.
-    mutating func gateErrors(passing range: Range<Int>) -> [FieldError] {
-        guard pagesWithErrors.total > 0 else { return [] }
-        let firstPage = page(atVisible: range.lowerBound)
-        let endPage = range.upperBound < pageCount ? page(atVisible: range.upperBound) : flow.pages.count
-        var ordinal = pagesWithErrors.prefix(firstPage)
-        var errors: [FieldError] = []
-        while ordinal < pagesWithErrors.total {
-            let page = pagesWithErrors.find(ordinal)
-            guard page < endPage else { break }
-            WorkMeter.count()
-            revealErrors(onPage: page)
-            errors.append(contentsOf: self.errors(onPage: page))
-            ordinal += 1
-        }
-        return errors
-    }
-
-    /// Starts (or retargets) the animation towards `target`.
-    mutating func animate(to target: Double) {
+    /// Starts (or retargets) the animation towards `target`, visible page `index` once an open
+    /// draft commits. A move to another page announces it and resigns the first responder,
+    /// committing its draft; a spring-back to the page shown leaves both alone.
+    mutating func animate(to target: Double, index: Int) {
         let from = currentIndex
-        var next = motion ?? Motion(phase: .animating)
-        next.phase = .animating
-        next.start = position
-        next.target = target
-        next.elapsed = 0
-        // A phase keeps only its own fields, so a snapshot holds the whole motion.
-        next.anchor = 0
-        next.dragStart = 0
-        next.dx = 0
-        next.revealed = nil
-        motion = next
-        let targetIndex = normalize(target)
-        if target != Double(from) && targetIndex != next.announced {
-            motion?.announced = targetIndex
-            emit(.pageWillChange(from: from, to: targetIndex))
-            // Changing page resigns the first responder, committing its draft.
+        var animation = Animation(start: position, target: target, announced: motion?.announced)
+        if target != Double(from) {
+            if index != animation.announced {
+                animation.announced = index
+                emit(.pageWillChange(from: from, to: index))
+            }
+            motion = .animating(animation)
             if input != nil { resign(commit: true) }
+        } else {
+            motion = .animating(animation)
         }
-        if flow.paging.animationMs <= 0 || position == target { finishAnimation() }
+        if animationDuration <= 0 || position == target { finishAnimation() }
     }
 
     mutating func finishAnimation() {
-        guard let finished = motion else { return }
+        guard case .animating(let finished) = motion else { return }
         let from = currentIndex
         let final = normalize(finished.target)
         let completed = finished.target != Double(from)
         motion = nil
         position = Double(final)
         if completed {
-            if input != nil { resign(commit: true) }
             currentPage = page(atVisible: final)
             position = Double(currentIndex)
             autoAdvance.elapsed = 0
@@ -201,30 +103,41 @@ extension Session {
         return 1 - rest * rest * rest
     }
 
+    /// `paging.animationMs` in whole microseconds.
+    var animationDuration: Int64 { Self.microseconds(flow.paging.animationMs) }
+
+    /// Milliseconds to whole microseconds, rounded to the nearest (half away from zero).
+    static func microseconds(_ milliseconds: Double) -> Int64 {
+        Int64((milliseconds * 1000).rounded(.toNearestOrAwayFromZero))
+    }
+
     /// The eased fraction of the running animation's time (how far the current leg has gone).
     var animationProgress: Double {
-        guard let motion, motion.phase == .animating else { return 0 }
-        let duration = flow.paging.animationMs
-        return duration > 0 ? Self.easeOutCubic(motion.elapsed / duration) : 1
+        guard case .animating(let animation) = motion else { return 0 }
+        let duration = animationDuration
+        return duration > 0 ? Self.easeOutCubic(Double(animation.elapsed) / Double(duration)) : 1
     }
 
     // MARK: Clock
 
+    /// Advances the clock. Time is kept in whole microseconds, so frame times that add up to a
+    /// duration complete it on that frame.
     mutating func tick(_ milliseconds: Double) {
-        var remaining = milliseconds
-        repeat {
-            if let running = motion, running.phase == .animating {
-                let need = flow.paging.animationMs - running.elapsed
+        var remaining = Self.microseconds(milliseconds)
+        while remaining > 0 {
+            if case .animating(var animation) = motion {
+                let need = animationDuration - animation.elapsed
                 if remaining >= need {
                     remaining -= need
                     finishAnimation()
                 } else {
-                    motion?.elapsed += remaining
-                    position = running.start + (running.target - running.start) * animationProgress
+                    animation.elapsed += remaining
+                    motion = .animating(animation)
+                    position = animation.start + (animation.target - animation.start) * animationProgress
                     remaining = 0
                 }
             } else if motion == nil && autoAdvance.active {
-                let need = flow.paging.autoAdvanceMs - autoAdvance.elapsed
+                let need = Self.microseconds(flow.paging.autoAdvanceMs) - autoAdvance.elapsed
                 if remaining >= need {
                     remaining -= need
                     autoAdvance.elapsed = 0
@@ -236,101 +149,106 @@ extension Session {
             } else {
                 remaining = 0
             }
-        } while remaining > 0
+        }
     }
 
     mutating func settle() {
-        if motion?.phase == .animating { finishAnimation() }
+        if case .animating = motion { finishAnimation() }
     }
 
     /// `paging.autoAdvanceMs`: move on after a settled while, never past the gate or an end.
     mutating func autoAdvanceStep() {
-        let index = currentIndex
-        guard canStep(from: Double(index), 1),
-            flow.paging.gate == .none || pageErrorCount[currentPage] == 0
-        else {
+        guard case .move(let target, let index) = decideMove(.step(1)) else {
             autoAdvance.active = false
             return
         }
-        animate(to: Double(index + 1))
+        animate(to: target, index: index)
     }
 
     // MARK: Drags
 
+    /// How far a drag moves the pager for a raw offset of `raw` pages: freely up to the neighbour
+    /// when the way is `open`, then at 0.35 of the further drag by at most one more page (a rubber
+    /// band); at 0.35 from the start when it is not.
+    static func band(_ raw: Double, open: Bool) -> Double {
+        let distance = abs(raw)
+        let banded = open ? (distance <= 1 ? distance : 1 + min(1, (distance - 1) * 0.35)) : min(1, distance * 0.35)
+        return raw < 0 ? -banded : banded
+    }
+
+    /// The raw offset that `band` maps to `offset` (a drag taking over keeps its position).
+    static func unband(_ offset: Double, open: Bool) -> Double {
+        let distance = abs(offset)
+        let raw = open ? (distance <= 1 ? distance : 1 + (distance - 1) / 0.35) : distance / 0.35
+        return offset < 0 ? -raw : raw
+    }
+
     mutating func dragBegin(_ event: Event) {
         guard flow.paging.swipe else { return ignore(event, .swipeDisabled) }
-        if motion?.phase == .dragging { return ignore(event, .dragInProgress) }
-        var drag = motion ?? Motion(phase: .dragging)
-        if motion == nil {
-            drag.anchor = Double(currentIndex)
-        } else {
+        if case .dragging = motion { return ignore(event, .dragInProgress) }
+        var anchor = Double(currentIndex)
+        if motion != nil {
             // Take over a running animation from where it is, around the nearest page.
-            var anchor = position.rounded()
+            anchor = position.rounded()
             if !flow.paging.wrap { anchor = min(Double(pageCount - 1), max(0, anchor)) }
-            drag.anchor = anchor
         }
-        drag.phase = .dragging
-        drag.start = 0
-        drag.target = 0
-        drag.elapsed = 0
-        drag.dragStart = position
-        drag.dx = 0
-        drag.revealed = nil
-        motion = drag
-        // Taking over inside a rubber band: `dragStart` is kept unscaled (as if the band were not
-        // there), so the position does not jump when the band scales it again.
-        let offset = position - drag.anchor
-        if !dragDirectionOpen(from: drag.anchor, offset: offset) { motion?.dragStart = drag.anchor + offset / 0.35 }
+        // Inside a rubber band, the start is kept unscaled (as if the band were not there), so
+        // the position does not jump when the band scales it again.
+        let offset = position - anchor
+        let open = offset == 0 || isOpen(dragNeighbour(from: anchor, offset > 0 ? 1 : -1))
+        motion = .dragging(Drag(anchor: anchor, start: anchor + Self.unband(offset, open: open), announced: motion?.announced))
         updateDrag()
+    }
+
+    func isOpen(_ neighbour: DragNeighbour) -> Bool {
+        if case .open = neighbour { return true }
+        return false
     }
 
     mutating func dragUpdate(dx: Double, _ event: Event) {
-        guard motion?.phase == .dragging else { return ignore(event, .noDrag) }
-        motion?.dx = dx
+        guard case .dragging(var drag) = motion else { return ignore(event, .noDrag) }
+        drag.dx = dx
+        motion = .dragging(drag)
         updateDrag()
     }
 
-    /// Whether a forward drag from the page at `anchor` is held back by the gate.
-    mutating func gateHoldsDrag(at anchor: Double) -> Bool {
-        guard flow.paging.gate == .valid else { return false }
-        let page = page(atVisible: normalize(anchor))
-        return withDraftApplied { session in session.pageErrorCount[page] > 0 }
-    }
-
-    /// Whether a drag `offset` pages from `anchor` moves freely (towards a page it may reveal)
-    /// rather than in a rubber band (past an end, or forward on a page the gate holds).
-    mutating func dragDirectionOpen(from anchor: Double, offset: Double) -> Bool {
-        if offset > 0 { return canStep(from: anchor, 1) && !gateHoldsDrag(at: anchor) }
-        if offset < 0 { return canStep(from: anchor, -1) }
-        return true
-    }
+    /// The drag's offset in pages from its anchor, before any rubber band.
+    func rawOffset(_ drag: Drag) -> Double { (drag.start - drag.anchor) - drag.dx / viewportWidth }
 
     mutating func updateDrag() {
-        guard let drag = motion, drag.phase == .dragging else { return }
+        guard case .dragging(var drag) = motion else { return }
+        let raw = rawOffset(drag)
+        let direction = raw > 0 ? 1 : -1
+        let neighbour = raw == 0 ? DragNeighbour.none : dragNeighbour(from: drag.anchor, direction)
+        position = drag.anchor + Self.band(raw, open: raw == 0 || isOpen(neighbour))
+        // The page being revealed: the one next to the position, away from the page shown, at
+        // most one page from the anchor.
         let current = Double(currentIndex)
-        let raw = (drag.dragStart - drag.anchor) - drag.dx / viewportWidth
-        let open = dragDirectionOpen(from: drag.anchor, offset: raw)
-        let offset = min(1, max(-1, open ? raw : raw * 0.35))
-        position = drag.anchor + offset
-        var revealed: Double? = nil
-        if open && position != current {
-            let coordinate = position > current ? (position - 1e-9).rounded(.up) : (position + 1e-9).rounded(.down)
-            if coordinate != current && coordinateExists(coordinate) { revealed = coordinate }
-        }
-        motion?.revealed = revealed
-        if let revealed {
-            let index = normalize(revealed)
-            if index != drag.announced {
-                motion?.announced = index
-                emit(.pageWillChange(from: currentIndex, to: index))
-                if input != nil { resign(commit: true) }
+        drag.revealed = nil
+        var announce: Int? = nil
+        if position != current {
+            var coordinate = position > current ? (position - 1e-9).rounded(.up) : (position + 1e-9).rounded(.down)
+            coordinate = min(drag.anchor + 1, max(drag.anchor - 1, coordinate))
+            if coordinate != current {
+                if coordinate == drag.anchor {
+                    drag.revealed = coordinate
+                    announce = normalize(coordinate)
+                } else if case .open(let at, let index) = neighbour, at == coordinate {
+                    drag.revealed = coordinate
+                    announce = index
+                }
             }
         }
+        if let index = announce, index != drag.announced {
+            drag.announced = index
+            emit(.pageWillChange(from: currentIndex, to: index))
+        }
+        motion = .dragging(drag)
     }
 
     mutating func dragEnd(vx: Double, _ event: Event) {
-        guard let drag = motion, drag.phase == .dragging else { return ignore(event, .noDrag) }
-        let intended = (drag.dragStart - drag.anchor) - drag.dx / viewportWidth
+        guard case .dragging(let drag) = motion else { return ignore(event, .noDrag) }
+        let intended = rawOffset(drag)
         let fling = flow.paging.flingVelocity
         let snap = flow.paging.snapDistance
         // A fling picks the page in its direction from where the pager is: a fling back after a
@@ -346,27 +264,28 @@ extension Session {
             direction = -1
         }
         var target = drag.anchor
-        if direction != 0 && canStep(from: drag.anchor, direction) {
-            if direction > 0 && flow.paging.gate == .valid {
-                let index = normalize(drag.anchor)
-                let errors = withDraftApplied { session in session.gateErrors(passing: index..<(index + 1)) }
-                if errors.isEmpty {
-                    target = drag.anchor + 1
-                } else {
-                    emit(.refused(reason: .gate, errors: errors))
-                }
-            } else {
-                target = drag.anchor + Double(direction)
+        var index = normalize(drag.anchor)
+        if direction != 0 {
+            switch dragNeighbour(from: drag.anchor, direction) {
+            case .open(let position, let revealed):
+                target = position
+                index = revealed
+            case .held:
+                refuse(.gate, dragBlockers(from: drag.anchor))
+            case .none:
+                break
             }
         }
-        animate(to: target)
+        animate(to: target, index: index)
     }
 
     mutating func swipe(dx: Double, vx: Double, _ event: Event) {
         guard flow.paging.swipe else { return ignore(event, .swipeDisabled) }
-        if motion?.phase == .dragging { return ignore(event, .dragInProgress) }
+        if case .dragging = motion { return ignore(event, .dragInProgress) }
         dragBegin(event)
-        motion?.dx = dx
+        guard case .dragging(var drag) = motion else { return }
+        drag.dx = dx
+        motion = .dragging(drag)
         updateDrag()
         dragEnd(vx: vx, event)
     }
@@ -392,9 +311,13 @@ extension Session {
         }
     }
 
-    mutating func tapIndicator(_ request: MoveRequest, _ event: Event) {
+    /// A tap on the indicator: a step left or right of the current dot, or a dot (`page` is a
+    /// visible index: the page whose dot the user saw, found before any draft commits).
+    mutating func tapIndicator(step: Int? = nil, page: Int? = nil, _ event: Event) {
         guard !indicatorHidden else { return ignore(event, .indicatorHidden) }
-        requestMove(request, event)
+        if let step { return requestMove(.step(step), event) }
+        guard let page, page >= 0 && page < pageCount else { return ignore(event, .noSuchPage) }
+        requestMove(.flowPage(self.page(atVisible: page)), event)
     }
 
     // MARK: Completion
@@ -402,23 +325,21 @@ extension Session {
     mutating func finish(_ event: Event) {
         guard motion == nil else { return ignore(event, .transitionInProgress) }
         guard buttons.finish else { return ignore(event, .disabled) }
+        // Finishing commits the open picker; what happens next reads the committed values.
         if input != nil { resign(commit: true) }
-        guard pagesWithErrors.total > 0 else {
-            if currentIndex != pageCount - 1 {
-                // Committing the open picker showed pages after this one: go and show them.
-                emit(.refused(reason: .finish, errors: []))
-                animate(to: Double(currentIndex + 1))
-                return
-            }
+        switch decideFinish() {
+        case .complete:
             completion = Completion(outcome: .finished, values: resultValues(visibleOnly: true))
             emit(.completed(outcome: .finished))
-            return
+        case .refuse(let page, let blockers):
+            refuse(.finish, blockers)
+            let index = visibleIndex(ofPage: page)
+            if index != currentIndex { animate(to: Double(index), index: index) }
+        case .advance(let index):
+            // Committing the open picker showed pages after this one: go and show them.
+            emit(.refused(reason: .finish, errors: []))
+            animate(to: Double(index), index: index)
         }
-        let page = pagesWithErrors.find(0)
-        revealErrors(onPage: page)
-        emit(.refused(reason: .finish, errors: errors(onPage: page)))
-        let index = visibleIndex(ofPage: page)
-        if index != currentIndex { animate(to: Double(index)) }
     }
 
     mutating func cancel() {

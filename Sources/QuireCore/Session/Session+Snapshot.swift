@@ -18,18 +18,20 @@ extension Session {
         object.append("position", .number(position))
         if let motion {
             var m = JSONObject()
-            m.append("phase", .string(motion.phase.rawValue))
-            m.append("announced", motion.announced.map { .number(Double($0)) } ?? .null)
-            switch motion.phase {
-            case .animating:
-                m.append("start", .number(motion.start))
-                m.append("target", .number(motion.target))
-                m.append("elapsed", .number(motion.elapsed))
-            case .dragging:
-                m.append("anchor", .number(motion.anchor))
-                m.append("dragStart", .number(motion.dragStart))
-                m.append("dx", .number(motion.dx))
-                m.append("revealed", motion.revealed.map(JSONValue.number) ?? .null)
+            switch motion {
+            case .animating(let animation):
+                m.append("phase", "animating")
+                m.append("announced", animation.announced.map { .number(Double($0)) } ?? .null)
+                m.append("start", .number(animation.start))
+                m.append("target", .number(animation.target))
+                m.append("elapsedUs", .number(Double(animation.elapsed)))
+            case .dragging(let drag):
+                m.append("phase", "dragging")
+                m.append("announced", drag.announced.map { .number(Double($0)) } ?? .null)
+                m.append("anchor", .number(drag.anchor))
+                m.append("dragStart", .number(drag.start))
+                m.append("dx", .number(drag.dx))
+                m.append("revealed", drag.revealed.map(JSONValue.number) ?? .null)
             }
             object.append("motion", .object(m))
         } else {
@@ -46,24 +48,26 @@ extension Session {
         } else {
             object.append("input", .null)
         }
-        object.append("autoAdvance", ["active": .bool(autoAdvance.active), "elapsed": .number(autoAdvance.elapsed)])
+        object.append("autoAdvance", ["active": .bool(autoAdvance.active), "elapsedUs": .number(Double(autoAdvance.elapsed))])
         object.append("completed", stateValue("completed")!)
         return .object(object)
     }
 
     /// Restores a snapshot. Without `flow`, the embedded flow is loaded (and validated).
     public init(restoring snapshot: JSONValue, flow: Flow? = nil, file: String = "<snapshot>") throws(DocumentError) {
-        let bytes = JSONWriter.data(snapshot)
-        var reader = DocumentReader(file: file, bytes: bytes)
+        var reader = DocumentReader(file: file, bytes: [])
         guard let session = Session.restore(snapshot, at: .root, flow: flow, reader: &reader) else {
-            throw DocumentError(reader.diagnostics())
+            // Positions need the document's text: written only when there is a problem to place.
+            throw DocumentError(reader.relocated(in: JSONWriter.data(snapshot)).diagnostics())
         }
         self = session
     }
 
     /// Restores a snapshot read from a file's bytes, with positions in diagnostics.
-    public init(restoring bytes: [UInt8], flow: Flow? = nil, file: String = "<snapshot>") throws(DocumentError) {
-        let (value, parsed) = try DocumentReader.parse(file: file, bytes: bytes)
+    public init(
+        restoring bytes: [UInt8], flow: Flow? = nil, file: String = "<snapshot>", limits: JSONLimits = .snapshot
+    ) throws(DocumentError) {
+        let (value, parsed) = try DocumentReader.parse(file: file, bytes: bytes, limits: limits)
         var reader = parsed
         let session = Session.restore(value, at: .root, flow: flow, reader: &reader)
         try reader.finish()
@@ -146,8 +150,8 @@ extension Session {
         }
         if let auto = object["autoAdvance"].flatMap({ reader.object($0, at: path + "autoAdvance", what: "autoAdvance") }) {
             session.autoAdvance.active = auto["active"].flatMap { reader.bool($0, at: path + "autoAdvance" + "active", what: "active") } ?? false
-            session.autoAdvance.elapsed =
-                auto["elapsed"].flatMap { reader.number($0, at: path + "autoAdvance" + "elapsed", what: "elapsed", in: 0...1e9) } ?? 0
+            session.autoAdvance.elapsed = Int64(
+                auto["elapsedUs"].flatMap { reader.integer($0, at: path + "autoAdvance" + "elapsedUs", what: "elapsedUs", in: 0...maxElapsed) } ?? 0)
         }
         if let completed = object["completed"], completed != .null,
             let result = reader.object(completed, at: path + "completed", what: "completed")
@@ -172,32 +176,34 @@ extension Session {
             }
             return reader.number(entry, at: path + key, what: key, in: -1e9...1e9)
         }
-        let phase = object["phase"].flatMap(\.stringValue).flatMap(Motion.Phase.init(rawValue:))
-        guard let phase else {
+        var announced: Int? = nil
+        if let value = object["announced"], value != .null {
+            announced = reader.integer(value, at: path + "announced", what: "announced", in: 0...Flow.maxPages)
+        }
+        switch object["phase"]?.stringValue {
+        case "animating":
+            guard let start = number("start"), let target = number("target") else { return nil }
+            guard let entry = object["elapsedUs"] else {
+                reader.error(path, "motion is missing 'elapsedUs'")
+                return nil
+            }
+            guard let elapsed = reader.integer(entry, at: path + "elapsedUs", what: "elapsedUs", in: 0...maxElapsed) else { return nil }
+            return .animating(Animation(start: start, target: target, elapsed: Int64(elapsed), announced: announced))
+        case "dragging":
+            guard let anchor = number("anchor"), let dragStart = number("dragStart"), let dx = number("dx") else { return nil }
+            var drag = Drag(anchor: anchor, start: dragStart, dx: dx, announced: announced)
+            if let revealed = object["revealed"], revealed != .null {
+                drag.revealed = reader.number(revealed, at: path + "revealed", what: "revealed", in: -1e9...1e9)
+            }
+            return .dragging(drag)
+        default:
             reader.error(path + "phase", "phase must be 'dragging' or 'animating'")
             return nil
         }
-        var motion = Motion(phase: phase)
-        if let announced = object["announced"], announced != .null {
-            motion.announced = reader.integer(announced, at: path + "announced", what: "announced", in: 0...Flow.maxPages)
-        }
-        switch phase {
-        case .animating:
-            guard let start = number("start"), let target = number("target"), let elapsed = number("elapsed") else { return nil }
-            motion.start = start
-            motion.target = target
-            motion.elapsed = elapsed
-        case .dragging:
-            guard let anchor = number("anchor"), let dragStart = number("dragStart"), let dx = number("dx") else { return nil }
-            motion.anchor = anchor
-            motion.dragStart = dragStart
-            motion.dx = dx
-            if let revealed = object["revealed"], revealed != .null {
-                motion.revealed = reader.number(revealed, at: path + "revealed", what: "revealed", in: -1e9...1e9)
-            }
-        }
-        return motion
     }
+
+    /// The longest time a snapshot can say an animation or auto-advance wait has run (µs).
+    static let maxElapsed = 1 << 50
 
     static func restoreInput(_ value: JSONValue, at path: JSONPath, session: Session, reader: inout DocumentReader) -> InputState? {
         guard let object = reader.object(value, at: path, what: "input") else { return nil }

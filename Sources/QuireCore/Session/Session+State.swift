@@ -76,24 +76,25 @@ extension Session {
     public var transition: TransitionState? {
         guard let motion else { return nil }
         let from = currentIndex
-        switch motion.phase {
-        case .animating:
+        switch motion {
+        case .animating(let animation):
             // The fraction of the distance from the page to the target covered so far: it does not
             // restart when a move is retargeted. A spring-back (target = page) reports its leg.
-            let distance = motion.target - Double(from)
+            let distance = animation.target - Double(from)
             guard distance != 0 else {
                 return TransitionState(from: from, to: from, progress: animationProgress, interactive: false)
             }
             let covered = min(1, max(0, (position - Double(from)) / distance))
-            return TransitionState(from: from, to: normalize(motion.target), progress: covered, interactive: false)
-        case .dragging:
+            return TransitionState(from: from, to: animation.announced ?? normalize(animation.target), progress: covered, interactive: false)
+        case .dragging(let drag):
             let distance = abs(position - Double(from))
-            guard let revealed = motion.revealed else {
+            guard let revealed = drag.revealed else {
                 return TransitionState(from: from, to: from, progress: min(1, distance), interactive: true)
             }
             let span = abs(revealed - Double(from))
             return TransitionState(
-                from: from, to: normalize(revealed), progress: span > 0 ? min(1, distance / span) : 0, interactive: true)
+                from: from, to: drag.announced ?? normalize(revealed), progress: span > 0 ? min(1, distance / span) : 0,
+                interactive: true)
         }
     }
 

@@ -39,8 +39,7 @@ public struct Session: Sendable, Equatable {
     var completion: Completion?
 
     // Scratch space reused across events (always empty between events).
-    var dirty: [Bool]
-    var heap: [Int32] = []
+    var queue = NodeQueue()
     var outbox: [SessionNotification] = []
 
     public init(flow: Flow, locale: String = "en", viewportWidth: Double = 800) {
@@ -59,7 +58,6 @@ public struct Session: Sendable, Equatable {
         pageErrorCount = [Int32](repeating: 0, count: pageCount)
         visiblePages = FenwickTree(count: pageCount)
         pagesWithErrors = FenwickTree(count: pageCount)
-        dirty = [Bool](repeating: false, count: flow.graph.nodeCount)
         currentPage = 0
         position = 0
         autoAdvance = AutoAdvance(active: flow.paging.autoAdvanceMs > 0, elapsed: 0)
@@ -132,25 +130,40 @@ public struct Session: Sendable, Equatable {
     }
 }
 
-/// A running transition: a drag (interactive) or an animation towards a target position.
-struct Motion: Sendable, Hashable {
-    enum Phase: String, Sendable, Hashable {
-        case dragging, animating
-    }
+/// A running transition: a drag or an animation, each carrying only its own fields, so a drag's
+/// offset cannot outlive the drag (in the session or in a snapshot).
+enum Motion: Sendable, Hashable {
+    case dragging(Drag)
+    case animating(Animation)
 
-    var phase: Phase
     /// The visible index last announced with `pageWillChange` in this transition (nil: none yet).
-    var announced: Int?
-    // Animation: from `start` to `target` (positions) after `elapsed` ms.
-    var start: Double = 0
-    var target: Double = 0
-    var elapsed: Double = 0
-    // Drag: the page position it snaps around, the position when it began, and the latest offset.
-    var anchor: Double = 0
-    var dragStart: Double = 0
+    var announced: Int? {
+        switch self {
+        case .dragging(let drag): drag.announced
+        case .animating(let animation): animation.announced
+        }
+    }
+}
+
+/// An interactive drag on the pager.
+struct Drag: Sendable, Hashable {
+    /// The page position the drag snaps around.
+    var anchor: Double
+    /// The position when the drag began, unscaled by any rubber band (see `Session.dragBegin`).
+    var start: Double
+    /// The latest offset in pixels, negative towards the next page.
     var dx: Double = 0
     /// The position of the page the drag reveals, if any.
-    var revealed: Double?
+    var revealed: Double? = nil
+    var announced: Int?
+}
+
+/// An ease-out animation from `start` to `target` (positions), `elapsed` microseconds in.
+struct Animation: Sendable, Hashable {
+    var start: Double
+    var target: Double
+    var elapsed: Int64 = 0
+    var announced: Int?
 }
 
 /// The first responder and its input view's state.
@@ -166,7 +179,8 @@ struct InputState: Sendable, Hashable {
 
 struct AutoAdvance: Sendable, Hashable {
     var active: Bool
-    var elapsed: Double
+    /// Microseconds of ticks on the settled page.
+    var elapsed: Int64
 }
 
 /// The session's result, delivered once.

@@ -1,0 +1,230 @@
+/// Where a move goes: the one place that decides every page move (buttons, keys, indicator taps,
+/// drags, swipes, auto-advance, finish) and every focus move (Tab, shift+Tab, Return, accessory
+/// previous/next).
+///
+/// Every move commits the open picker's draft, so every decision reads the values as they will be
+/// once it commits (an `Outlook`), without changing the session to ask. The callers apply what is
+/// decided: they animate, resign, reveal and emit.
+extension Session {
+    // MARK: Page moves
+
+    enum MoveRequest {
+        case step(Int)
+        /// A page of the flow, wherever it is among visible pages (an indicator dot).
+        case flowPage(Int)
+        case first
+        case last
+    }
+
+    /// An error that blocks a move: a field and its code.
+    struct Blocker: Hashable {
+        var field: Int
+        var code: ValidationCode
+    }
+
+    enum MoveDecision {
+        case ignore(IgnoreReason)
+        /// The gate refuses: these errors block the move (and are to be revealed).
+        case refuse([Blocker])
+        /// Animate to `target` (a position, past an end for a wrapping move), which is visible
+        /// page `index` once the draft commits.
+        case move(target: Double, index: Int)
+    }
+
+    /// Decides a programmatic move from the page being headed to.
+    func decideMove(_ request: MoveRequest) -> MoveDecision {
+        if let outlook = outlook() { return decideMove(request, in: outlook) }
+        return decideMove(request, in: self)
+    }
+
+    func decideMove(_ request: MoveRequest, in answers: some Answers) -> MoveDecision {
+        let count = answers.visibleCount
+        let heading: Double
+        if case .animating(let animation) = motion { heading = animation.target } else { heading = Double(currentIndex) }
+        let headingIndex = Self.normalize(heading, count: count)
+        let headingPage = answers.page(atVisible: headingIndex)
+        let target: Double
+        let index: Int
+        var gateEnd: Int? = nil
+        switch request {
+        case .step(let direction):
+            guard count > 1 else { return .ignore(.atEnd) }
+            let neighbour =
+                direction > 0
+                ? answers.nextVisiblePage(after: headingPage) ?? (flow.paging.wrap ? answers.page(atVisible: 0) : nil)
+                : answers.previousVisiblePage(before: headingPage) ?? (flow.paging.wrap ? answers.page(atVisible: count - 1) : nil)
+            guard neighbour != nil else { return .ignore(.atEnd) }
+            target = heading + Double(direction)
+            index = Self.normalize(target, count: count)
+            if direction > 0 { gateEnd = headingPage + 1 }
+        case .flowPage(let page):
+            // Committing the draft hid the page that was tapped.
+            guard answers.isPageVisible(page) else { return .ignore(.hidden) }
+            index = answers.visibleIndex(ofPage: page)
+            target = Double(index)
+        case .first:
+            index = 0
+            target = 0
+        case .last:
+            index = count - 1
+            target = Double(index)
+        }
+        if case .step = request {
+        } else {
+            guard index != headingIndex else { return .ignore(.samePage) }
+            if index > headingIndex { gateEnd = answers.page(atVisible: index) }
+        }
+        if let gateEnd, flow.paging.gate == .valid {
+            let blockers = blockers(from: headingPage, to: gateEnd, in: answers)
+            if !blockers.isEmpty { return .refuse(blockers) }
+        }
+        return .move(target: target, index: index)
+    }
+
+    /// The errors of the pages in `start..<end` (flow pages): what blocks a forward move.
+    func blockers(from start: Int, to end: Int, in answers: some Answers) -> [Blocker] {
+        var blockers: [Blocker] = []
+        var next = answers.nextPageWithErrors(from: start)
+        while let page = next, page < end {
+            WorkMeter.count()
+            for field in flow.pages[page].fieldRange {
+                if let code = answers.error(field) { blockers.append(Blocker(field: field, code: code)) }
+            }
+            next = answers.nextPageWithErrors(from: page + 1)
+        }
+        return blockers
+    }
+
+    /// The visible index a (possibly wrapped) position stands for.
+    static func normalize(_ position: Double, count: Int) -> Int {
+        let count = max(count, 1)
+        let rounded = Int(position.rounded())
+        return ((rounded % count) + count) % count
+    }
+
+    // MARK: Drags
+
+    enum DragNeighbour {
+        /// No page that way: past an end, or a single page.
+        case none
+        /// A page exists forward but the gate holds the page the drag started from.
+        case held
+        /// The page a drag that way reveals: its position and visible index.
+        case open(position: Double, index: Int)
+    }
+
+    /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals.
+    func dragNeighbour(from anchor: Double, _ direction: Int) -> DragNeighbour {
+        if let outlook = outlook() { return dragNeighbour(from: anchor, direction, in: outlook) }
+        return dragNeighbour(from: anchor, direction, in: self)
+    }
+
+    func dragNeighbour(from anchor: Double, _ direction: Int, in answers: some Answers) -> DragNeighbour {
+        let count = answers.visibleCount
+        guard count > 1 else { return .none }
+        let target = anchor.rounded() + Double(direction)
+        if !flow.paging.wrap && !(target >= 0 && target <= Double(count - 1)) { return .none }
+        if direction > 0 && flow.paging.gate == .valid {
+            let page = answers.page(atVisible: Self.normalize(anchor, count: count))
+            if answers.pageHasErrors(page) { return .held }
+        }
+        return .open(position: target, index: Self.normalize(target, count: count))
+    }
+
+    /// What a forward release on a held page is refused for.
+    func dragBlockers(from anchor: Double) -> [Blocker] {
+        if let outlook = outlook() { return dragBlockers(from: anchor, in: outlook) }
+        return dragBlockers(from: anchor, in: self)
+    }
+
+    func dragBlockers(from anchor: Double, in answers: some Answers) -> [Blocker] {
+        let page = answers.page(atVisible: Self.normalize(anchor, count: answers.visibleCount))
+        return blockers(from: page, to: page + 1, in: answers)
+    }
+
+    // MARK: Finish
+
+    enum FinishDecision {
+        case complete
+        /// A page up to this one has errors: show it with them revealed.
+        case refuse(page: Int, [Blocker])
+        /// Pages appeared after this one: go and show the next, revealing nothing yet.
+        case advance(index: Int)
+    }
+
+    func decideFinish() -> FinishDecision {
+        if let outlook = outlook() { return decideFinish(in: outlook) }
+        return decideFinish(in: self)
+    }
+
+    func decideFinish(in answers: some Answers) -> FinishDecision {
+        if let page = answers.nextPageWithErrors(from: 0), page <= currentPage {
+            return .refuse(page: page, blockers(from: page, to: page + 1, in: answers))
+        }
+        let index = answers.visibleIndex(ofPage: currentPage)
+        if index < answers.visibleCount - 1 { return .advance(index: index + 1) }
+        return .complete
+    }
+
+    // MARK: Focus moves
+
+    enum FocusMove {
+        /// `Tab` / `shift+Tab`: wrapping; with nothing focused, the first / last field.
+        case tab(forward: Bool)
+        /// Accessory `previous` / `next`: not wrapping.
+        case accessory(forward: Bool)
+        /// `Return` on a text field, as its `returnKey` says.
+        case returnKey
+    }
+
+    /// The field a focus move from the first responder (or nothing) goes to; nil: none.
+    func focusTarget(_ move: FocusMove) -> Int? {
+        if let outlook = outlook() { return focusTarget(move, in: outlook) }
+        return focusTarget(move, in: self)
+    }
+
+    func focusTarget(_ move: FocusMove, in answers: some Answers) -> Int? {
+        let field = input?.field
+        switch move {
+        case .tab(let forward):
+            return neighbour(of: field, forward: forward, wrapping: true, in: answers)
+        case .accessory(let forward):
+            guard let field else { return nil }
+            return neighbour(of: field, forward: forward, wrapping: false, in: answers)
+        case .returnKey:
+            guard let field, case .text(let options) = flow.fields[field].kind else { return nil }
+            switch options.returnKey {
+            case .done: return nil
+            case .next: return neighbour(of: field, forward: true, wrapping: true, in: answers)
+            case .default: return neighbour(of: field, forward: true, wrapping: false, in: answers)
+            }
+        }
+    }
+
+    /// The next (or previous) field of the current page that can become first responder.
+    func neighbour(of field: Int?, forward: Bool, wrapping: Bool, in answers: some Answers) -> Int? {
+        let range = flow.pages[currentPage].fieldRange
+        guard !range.isEmpty else { return nil }
+        guard let field else {
+            let examine = { (candidate: Int) -> Bool in
+                WorkMeter.count()
+                return answers.canFocus(candidate)
+            }
+            return forward ? range.first(where: examine) : range.reversed().first(where: examine)
+        }
+        var candidate = field
+        for _ in 0..<(range.count - 1) {
+            candidate += forward ? 1 : -1
+            if candidate >= range.upperBound {
+                guard wrapping else { return nil }
+                candidate = range.lowerBound
+            } else if candidate < range.lowerBound {
+                guard wrapping else { return nil }
+                candidate = range.upperBound - 1
+            }
+            WorkMeter.count()
+            if answers.canFocus(candidate) { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,172 @@
+/// What every decision reads: the answers and what they derive, either as they are (the session)
+/// or as they will be once the open picker's draft commits (an `Outlook`).
+protocol Answers {
+    var flow: Flow { get }
+    func value(_ field: Int) -> FieldValue
+    func isPageVisible(_ page: Int) -> Bool
+    func isFieldVisible(_ field: Int) -> Bool
+    func isFieldEnabled(_ field: Int) -> Bool
+    func isFieldRequired(_ field: Int) -> Bool
+    func error(_ field: Int) -> ValidationCode?
+
+    /// How many pages are visible.
+    var visibleCount: Int { get }
+    /// How many visible pages come before `page` (its visible index when it is visible).
+    func visibleIndex(ofPage page: Int) -> Int
+    /// The page at a visible index (`0..<visibleCount`).
+    func page(atVisible index: Int) -> Int
+    /// The first visible page after `page`, if any.
+    func nextVisiblePage(after page: Int) -> Int?
+    /// The last visible page before `page`, if any.
+    func previousVisiblePage(before page: Int) -> Int?
+    /// Whether a page has a field with an error (revealed or not).
+    func pageHasErrors(_ page: Int) -> Bool
+    /// The first page at or after `page` that has errors, if any.
+    func nextPageWithErrors(from page: Int) -> Int?
+}
+
+extension Session: Answers {
+    var visibleCount: Int { visiblePages.total }
+    func visibleIndex(ofPage page: Int) -> Int { visiblePages.prefix(page) }
+    func page(atVisible index: Int) -> Int { visiblePages.find(index) }
+
+    func nextVisiblePage(after page: Int) -> Int? {
+        let before = visiblePages.prefix(page + 1)
+        return before < visiblePages.total ? visiblePages.find(before) : nil
+    }
+
+    func previousVisiblePage(before page: Int) -> Int? {
+        let before = visiblePages.prefix(page)
+        return before > 0 ? visiblePages.find(before - 1) : nil
+    }
+
+    @inline(__always) func pageHasErrors(_ page: Int) -> Bool { pageErrorCount[page] > 0 }
+
+    func nextPageWithErrors(from page: Int) -> Int? {
+        let before = pagesWithErrors.prefix(page)
+        return before < pagesWithErrors.total ? pagesWithErrors.find(before) : nil
+    }
+
+    /// The session as it will be once the open picker's draft commits, or nil when committing it
+    /// would change nothing. Built without touching the session: the draft's consequences are
+    /// propagated into an overlay.
+    func outlook() -> Outlook? {
+        guard let input, flow.fields[input.field].isPicker, input.draft != values[input.field] else { return nil }
+        var outlook = Outlook(base: self)
+        outlook.assign(input.field, input.draft)
+        return outlook
+    }
+}
+
+/// The differences an open picker's draft makes once committed, over the session as it is. Its
+/// size follows what the draft changes (the same nodes a commit would evaluate), not the flow.
+struct Outlook: Derivation, Answers {
+    struct FieldState: Hashable {
+        var visible: Bool
+        var enabled: Bool
+        var required: Bool
+        var error: ValidationCode?
+    }
+
+    let base: Session
+    var queue = NodeQueue()
+    private var answered: (field: Int, value: FieldValue)? = nil
+    /// Pages whose visibility differs from the session's.
+    private var pages: [Int: Bool] = [:]
+    private var fields: [Int: FieldState] = [:]
+    /// Per page: errors added (positive) or removed (negative) relative to the session.
+    private var errorDelta: [Int: Int] = [:]
+
+    init(base: Session) { self.base = base }
+
+    var flow: Flow { base.flow }
+
+    func value(_ field: Int) -> FieldValue {
+        if let answered, answered.field == field { return answered.value }
+        return base.values[field]
+    }
+    func isPageVisible(_ page: Int) -> Bool { pages[page] ?? base.pageVisible[page] }
+    func isFieldVisible(_ field: Int) -> Bool { fields[field]?.visible ?? base.fieldVisible[field] }
+    func isFieldEnabled(_ field: Int) -> Bool { fields[field]?.enabled ?? base.fieldEnabled[field] }
+    func isFieldRequired(_ field: Int) -> Bool { fields[field]?.required ?? base.fieldRequired[field] }
+    func error(_ field: Int) -> ValidationCode? { fields[field].map(\.error) ?? base.fieldError[field] }
+
+    mutating func storeValue(_ field: Int, _ value: FieldValue) { answered = (field, value) }
+    mutating func storePageVisible(_ page: Int, _ visible: Bool) { pages[page] = visible }
+
+    private func state(_ field: Int) -> FieldState {
+        fields[field]
+            ?? FieldState(
+                visible: base.fieldVisible[field], enabled: base.fieldEnabled[field],
+                required: base.fieldRequired[field], error: base.fieldError[field])
+    }
+
+    mutating func storeFlags(_ field: Int, visible: Bool, enabled: Bool, required: Bool) {
+        var changed = state(field)
+        changed.visible = visible
+        changed.enabled = enabled
+        changed.required = required
+        fields[field] = changed
+    }
+
+    mutating func storeError(_ field: Int, _ error: ValidationCode?) {
+        var changed = state(field)
+        let page = flow.fields[field].page
+        if changed.error == nil { errorDelta[page, default: 0] += 1 }
+        if error == nil { errorDelta[page, default: 0] -= 1 }
+        changed.error = error
+        fields[field] = changed
+    }
+
+    /// +1 for a page the draft shows, -1 for one it hides, 0 otherwise.
+    private func visibilityChange(_ page: Int) -> Int {
+        guard let visible = pages[page], visible != base.pageVisible[page] else { return 0 }
+        return visible ? 1 : -1
+    }
+
+    var visibleCount: Int { base.visibleCount + pages.keys.reduce(0) { $0 + visibilityChange($1) } }
+
+    func visibleIndex(ofPage page: Int) -> Int {
+        base.visibleIndex(ofPage: page) + pages.keys.reduce(0) { $1 < page ? $0 + visibilityChange($1) : $0 }
+    }
+
+    func page(atVisible index: Int) -> Int {
+        // The smallest page with `index + 1` visible pages up to and including it.
+        var low = 0
+        var high = flow.pages.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            let upTo = visibleIndex(ofPage: middle) + (isPageVisible(middle) ? 1 : 0)
+            if upTo > index { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// Pages the draft shows, in `range`.
+    private func shownPages(in range: ClosedRange<Int>) -> some Sequence<Int> {
+        pages.keys.lazy.filter { range.contains($0) && visibilityChange($0) > 0 }
+    }
+
+    func nextVisiblePage(after page: Int) -> Int? {
+        var candidate = base.nextVisiblePage(after: page)
+        while let hidden = candidate, !isPageVisible(hidden) { candidate = base.nextVisiblePage(after: hidden) }
+        let shown = page + 1 <= flow.pages.count - 1 ? shownPages(in: (page + 1)...(flow.pages.count - 1)).min() : nil
+        return [candidate, shown].compactMap { $0 }.min()
+    }
+
+    func previousVisiblePage(before page: Int) -> Int? {
+        var candidate = base.previousVisiblePage(before: page)
+        while let hidden = candidate, !isPageVisible(hidden) { candidate = base.previousVisiblePage(before: hidden) }
+        let shown = page - 1 >= 0 ? shownPages(in: 0...(page - 1)).max() : nil
+        return [candidate, shown].compactMap { $0 }.max()
+    }
+
+    func pageHasErrors(_ page: Int) -> Bool { base.pageErrorCount[page] + Int32(errorDelta[page] ?? 0) > 0 }
+
+    func nextPageWithErrors(from page: Int) -> Int? {
+        var candidate = base.nextPageWithErrors(from: page)
+        while let cleared = candidate, !pageHasErrors(cleared) { candidate = base.nextPageWithErrors(from: cleared + 1) }
+        let added = errorDelta.keys.lazy.filter { $0 >= page && self.base.pageErrorCount[$0] == 0 && self.pageHasErrors($0) }.min()
+        return [candidate, added].compactMap { $0 }.min()
+    }
+}
