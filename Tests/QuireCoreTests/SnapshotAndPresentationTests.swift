@@ -34,6 +34,38 @@ import Testing
         #expect(restored.at("values.time") == .null)
     }
 
+    @Test func aSnapshotRestoresAnAnswerOf100000GraphemeClusters() throws {
+        // Over the 64 KiB string cap of documents people write: a snapshot is Quire's own, and an
+        // autosave must never lose what was typed.
+        var session = Session(flow: makeFlow(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "fields": [{"id": "essay", "kind": "text"}]}]}"#))
+        session.run(tapField("essay"))
+        let chunk = String(repeating: "e\u{301}", count: 10_000)  // 10,000 clusters, 30,000 bytes
+        for _ in 0..<10 { session.run(.type(chunk)) }
+        let restored = try roundTrip(session)
+        #expect(restored == session)
+        guard case .string(let essay) = restored.at("values.essay") else { return #expect(Bool(false)) }
+        #expect(essay.count == 100_000)
+    }
+
+    @Test func aSnapshotOf50000FieldsRestoresToAnEqualSession() throws {
+        let pages = (0..<5_000).map { page in
+            let fields = (0..<10).map { #"{"id": "f\#(page)_\#($0)", "kind": "text", "label": "\"quoted\" \\ \u2028 line"}"# }
+            return #"{"id": "p\#(page)", "fields": [\#(fields.joined(separator: ","))]}"#
+        }
+        let flow = makeFlow(#"{"format": "quire.flow/1", "id": "big", "pages": [\#(pages.joined(separator: ","))]}"#)
+        var session = Session(flow: flow)
+        session.run(tapField("f0_0"), .type("a\"b\\c\n"), .type("tab\there"), .key(.tab), .type("日本語 \u{7}"))
+        #expect(session.flow.fields.count == 50_000)
+        #expect(try roundTrip(session) == session)
+    }
+
+    @Test func theWriterEscapesWhatEndsALineOrAString() throws {
+        let text = "a\"b\\c\n\r\t\u{8}\u{c}\u{1}\u{7f}\u{2028}\u{2029}é日本"
+        #expect(JSONWriter.quoted(text) == #""a\"b\\c\n\r\t\b\f\u0001\u007f\u2028\u2029é日本""#)
+        let parsed = try JSONParser.parse(JSONWriter.data(.string(text)))
+        #expect(parsed.value == .string(text))
+    }
+
     @Test func aSnapshotKeepsTheResult() throws {
         var session = onForm()
         session.run(.tap(.button(.cancel)))
