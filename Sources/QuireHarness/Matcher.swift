@@ -123,13 +123,6 @@ public struct EmittedPattern: Sendable, Hashable, CustomStringConvertible {
         return JSONWriter.string([name: .object(payload)])
     }
 
-    static let payloadKeys: [String: [String]] = [
-        "pageWillChange": ["from", "to"], "pageDidChange": ["from", "to", "completed"], "focusChanged": ["from", "to"],
-        "inputPresented": ["field", "view"], "inputDismissed": ["field", "committed"], "valueChanged": ["field", "value"],
-        "draftChanged": ["field", "draft"], "refused": ["reason", "errors"], "ignored": ["event", "target", "reason"],
-        "completed": ["outcome"],
-    ]
-
     static func parse(_ entry: JSONValue, at path: JSONPath, reader: inout DocumentReader) -> EmittedPattern? {
         var name: String
         var payload: JSONObject? = nil
@@ -149,17 +142,15 @@ public struct EmittedPattern: Sendable, Hashable, CustomStringConvertible {
             reader.error(path, "an expectEmitted entry is a notification name or {\"name\": {payload keys…}}")
             return nil
         }
-        guard let allowed = payloadKeys[name] else {
+        guard let kind = SessionNotification.Kind(rawValue: name) else {
             var message = "unknown notification '\(name)'"
             if let near = DocumentReader.closest(to: name, in: SessionNotification.names) { message += "; did you mean '\(near)'?" }
             reader.error(namePath, message, onKey: payload != nil)
             return nil
         }
         if let payload {
-            reader.checkKeys(payload, at: path + name, allowed: allowed, what: "a '\(name)' notification")
-            let reasons: [String]? =
-                name == "ignored" ? IgnoreReason.allNames : name == "refused" ? ["gate", "finish", "maxLength"] : nil
-            if let reasons, case .string(let reason)? = payload["reason"], !reasons.contains(reason) {
+            reader.checkKeys(payload, at: path + name, allowed: kind.payloadKeys, what: "a '\(name)' notification")
+            if let reasons = kind.reasons, case .string(let reason)? = payload["reason"], !reasons.contains(reason) {
                 var message = "'\(reason)' is not a reason of '\(name)'"
                 if let near = DocumentReader.closest(to: reason, in: reasons) { message += "; did you mean '\(near)'?" }
                 reader.error(path + name + "reason", message)

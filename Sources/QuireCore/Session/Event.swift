@@ -14,22 +14,29 @@ public enum Event: Sendable, Hashable {
     case tick(Double)
     case settle
 
-    /// The event's JSON key (`tap`, `key`, …), as `ignored` notifications name it.
-    public var name: String {
+    /// The events' JSON keys: the one list the session, the harness and the docs read.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case tap, key, type, spin, select, dragBegin, dragUpdate, dragEnd, swipe, tick, settle
+    }
+
+    public var kind: Kind {
         switch self {
-        case .tap: "tap"
-        case .key: "key"
-        case .type: "type"
-        case .spin: "spin"
-        case .select: "select"
-        case .dragBegin: "dragBegin"
-        case .dragUpdate: "dragUpdate"
-        case .dragEnd: "dragEnd"
-        case .swipe, .swipePage: "swipe"
-        case .tick: "tick"
-        case .settle: "settle"
+        case .tap: .tap
+        case .key: .key
+        case .type: .type
+        case .spin: .spin
+        case .select: .select
+        case .dragBegin: .dragBegin
+        case .dragUpdate: .dragUpdate
+        case .dragEnd: .dragEnd
+        case .swipe, .swipePage: .swipe
+        case .tick: .tick
+        case .settle: .settle
         }
     }
+
+    /// The event's JSON key (`tap`, `key`, …), as `ignored` notifications name it.
+    public var name: String { kind.rawValue }
 
     /// Clock events are not user interaction (they do not stop `autoAdvanceMs`).
     public var isClock: Bool {
@@ -39,9 +46,7 @@ public enum Event: Sendable, Hashable {
         }
     }
 
-    public static let names = [
-        "tap", "key", "type", "spin", "select", "dragBegin", "dragUpdate", "dragEnd", "swipe", "tick", "settle",
-    ]
+    public static let names = Kind.allCases.map(\.rawValue)
 
     /// The longest single tick, so one event cannot spin the clock without bound.
     public static let maxTickMs = 3_600_000.0

@@ -2,9 +2,13 @@
 /// and what the C API returns. Each key can be built alone, so a partial match builds only what
 /// it checks.
 extension Session {
-    public static let stateKeys = [
-        "page", "position", "transition", "indicator", "focus", "input", "values", "errors", "buttons", "completed",
-    ]
+    /// The state's top-level keys, in the order they are written: the one list `expect`, the
+    /// docs and the fronts read.
+    public enum StateKey: String, Sendable, Hashable, CaseIterable {
+        case page, position, transition, indicator, focus, input, values, errors, buttons, completed
+    }
+
+    public static let stateKeys = StateKey.allCases.map(\.rawValue)
 
     /// The whole state.
     public var state: JSONValue {

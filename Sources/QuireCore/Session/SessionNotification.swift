@@ -12,25 +12,55 @@ public enum SessionNotification: Sendable, Hashable {
     case ignored(event: String, target: String?, reason: IgnoreReason)
     case completed(outcome: Outcome)
 
-    public var name: String {
-        switch self {
-        case .pageWillChange: "pageWillChange"
-        case .pageDidChange: "pageDidChange"
-        case .focusChanged: "focusChanged"
-        case .inputPresented: "inputPresented"
-        case .inputDismissed: "inputDismissed"
-        case .valueChanged: "valueChanged"
-        case .draftChanged: "draftChanged"
-        case .refused: "refused"
-        case .ignored: "ignored"
-        case .completed: "completed"
+    /// The kinds of notification: the one list the session, the harness and the docs read.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case pageWillChange, pageDidChange, focusChanged, inputPresented, inputDismissed, valueChanged, draftChanged,
+            refused, ignored, completed
+
+        /// The keys of this kind's payload, in the order they are written.
+        public var payloadKeys: [String] {
+            switch self {
+            case .pageWillChange: ["from", "to"]
+            case .pageDidChange: ["from", "to", "completed"]
+            case .focusChanged: ["from", "to"]
+            case .inputPresented: ["field", "view"]
+            case .inputDismissed: ["field", "committed"]
+            case .valueChanged: ["field", "value"]
+            case .draftChanged: ["field", "draft"]
+            case .refused: ["reason", "errors"]
+            case .ignored: ["event", "target", "reason"]
+            case .completed: ["outcome"]
+            }
+        }
+
+        /// The values its `reason` can take, for kinds that have one.
+        public var reasons: [String]? {
+            switch self {
+            case .refused: Refusal.allCases.map(\.rawValue)
+            case .ignored: IgnoreReason.allNames
+            default: nil
+            }
         }
     }
 
-    public static let names = [
-        "pageWillChange", "pageDidChange", "focusChanged", "inputPresented", "inputDismissed", "valueChanged",
-        "draftChanged", "refused", "ignored", "completed",
-    ]
+    public var kind: Kind {
+        switch self {
+        case .pageWillChange: .pageWillChange
+        case .pageDidChange: .pageDidChange
+        case .focusChanged: .focusChanged
+        case .inputPresented: .inputPresented
+        case .inputDismissed: .inputDismissed
+        case .valueChanged: .valueChanged
+        case .draftChanged: .draftChanged
+        case .refused: .refused
+        case .ignored: .ignored
+        case .completed: .completed
+        }
+    }
+
+    public var name: String { kind.rawValue }
+
+    public static let names = Kind.allCases.map(\.rawValue)
 
     /// `{"name": {payload}}`, the same one-key shape as events.
     public var json: JSONValue {
@@ -86,7 +116,7 @@ public struct FieldError: Sendable, Hashable {
 }
 
 /// Why a requested action was refused (the request was understood, the rules said no).
-public enum Refusal: String, Sendable, Hashable {
+public enum Refusal: String, Sendable, Hashable, CaseIterable {
     /// A forward move left or passed over a page with errors (`paging.gate: "valid"`).
     case gate
     /// `button:finish` with errors on some visible page.
