@@ -213,3 +213,34 @@ import Testing
         #expect(session.at("errors") == ["card": "required"])
     }
 }
+
+@Suite struct TextLengthTests {
+    static let pieces = ["a", "e", "\u{301}", "\u{308}", "🇯", "🇵", "🇺🇸", "👩", "\u{200D}", "💻", "한", "\u{1100}", "\u{1161}", "日本"]
+
+    /// Typing keeps each answer's length in grapheme clusters without recounting the whole text;
+    /// whatever is typed and deleted, it equals a full count, and `maxLength` refuses exactly
+    /// what the full count says is too long.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func theKeptLengthIsAlwaysTheFullCount(seed: UInt64) {
+        let flow = makeFlow(
+            #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "fields": [{"id": "t", "kind": "text", "maxLength": 12}]}]}"#)
+        var session = Session(flow: flow)
+        session.run(tapField("t"))
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        for _ in 0..<400 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let roll = Int(state >> 33)
+            let before: String = session.at("values.t")?.stringValue ?? ""
+            if roll % 4 == 0 {
+                session.run(.key(.backSpace))
+            } else {
+                let piece = Self.pieces[roll % Self.pieces.count]
+                let notes = session.send(.type(piece))
+                let refused = notes.contains { if case .refused(.maxLength, _) = $0 { true } else { false } }
+                #expect(refused == ((before + piece).count > 12), "seed \(seed): \(before.unicodeScalars.map { String($0.value, radix: 16) }) + \(piece)")
+            }
+            let text: String = session.at("values.t")?.stringValue ?? ""
+            #expect(session.textLengths[0] == text.count, "seed \(seed)")
+        }
+    }
+}

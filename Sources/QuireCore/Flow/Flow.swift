@@ -171,6 +171,12 @@ public enum FieldValue: Sendable, Hashable {
         return false
     }
 
+    /// Grapheme clusters in a text value; 0 for anything else.
+    var textLength: Int {
+        if case .text(let text) = self { return text.count }
+        return 0
+    }
+
     /// Set: not null, and not empty text.
     public var isFilled: Bool {
         switch self {

@@ -31,7 +31,7 @@ extension Answers {
     func validate(_ field: Int) -> ValidationCode? {
         WorkMeter.count()
         guard isFieldVisible(field) && isFieldEnabled(field) else { return nil }
-        return flow.fields[field].validate(value(field), required: isFieldRequired(field))
+        return flow.fields[field].validate(value(field), length: textLength(field), required: isFieldRequired(field))
     }
 
     /// Fields that can become first responder (on their page; the caller checks the page).
@@ -99,13 +99,12 @@ extension Derivation {
 }
 
 extension Field {
-    /// The error a value has for this field, given whether the field is required now.
-    func validate(_ value: FieldValue, required: Bool) -> ValidationCode? {
+    /// The error a value has for this field, given its length in grapheme clusters (for text)
+    /// and whether the field is required now.
+    func validate(_ value: FieldValue, length: Int, required: Bool) -> ValidationCode? {
         switch kind {
         case .text(let options):
             guard case .text(let text) = value, !text.isEmpty else { return required ? .required : nil }
-            guard options.minLength != nil || options.maxLength != nil else { return nil }
-            let length = text.count
             if let minLength = options.minLength, length < minLength { return .minLength }
             if let maxLength = options.maxLength, length > maxLength { return .maxLength }
             return nil

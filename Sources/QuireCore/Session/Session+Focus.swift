@@ -255,11 +255,22 @@ extension Session {
         guard case .text(let options) = flow.fields[field].kind else { return ignore(event, .notTextInput) }
         var current = ""
         if case .text(let existing) = values[field] { current = existing }
-        if let maxLength = options.maxLength, (current + text).count > maxLength {
+        // The new length without building the new text: only the last cluster can join the
+        // inserted text (a combining mark, a second regional indicator), so only they are counted.
+        let length: Int
+        if let last = current.last {
+            var joined = String(last)
+            joined.append(contentsOf: text)
+            length = textLengths[field] - 1 + joined.count
+        } else {
+            length = text.count
+        }
+        if let maxLength = options.maxLength, length > maxLength {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fields[field].id, code: .maxLength)]))
         }
         values[field] = .null  // leave `current` the only owner, so the append is in place
         current.append(contentsOf: text)
+        textLengths[field] = length
         let id = flow.fields[field].id
         setValue(field, .text(current))
         emit(.valueChanged(field: id, value: .string(current)))
@@ -272,6 +283,7 @@ extension Session {
         guard case .text(var text) = values[field], !text.isEmpty else { return ignore(event, .emptyText) }
         values[field] = .null
         text.removeLast()
+        textLengths[field] -= 1
         setValue(field, .text(text))
         emit(.valueChanged(field: flow.fields[field].id, value: .string(text)))
     }

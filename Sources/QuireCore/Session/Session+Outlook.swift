@@ -8,6 +8,8 @@ protocol Answers {
     func isFieldEnabled(_ field: Int) -> Bool
     func isFieldRequired(_ field: Int) -> Bool
     func error(_ field: Int) -> ValidationCode?
+    /// A text answer's length in grapheme clusters.
+    func textLength(_ field: Int) -> Int
 
     /// How many pages are visible.
     var visibleCount: Int { get }
@@ -26,6 +28,7 @@ protocol Answers {
 }
 
 extension Session: Answers {
+    @inline(__always) func textLength(_ field: Int) -> Int { textLengths[field] }
     var visibleCount: Int { visiblePages.total }
     func visibleIndex(ofPage page: Int) -> Int { visiblePages.prefix(page) }
     func page(atVisible index: Int) -> Int { visiblePages.find(index) }
@@ -90,6 +93,8 @@ struct Outlook: Derivation, Answers {
     func isFieldEnabled(_ field: Int) -> Bool { fields[field]?.enabled ?? base.fieldEnabled[field] }
     func isFieldRequired(_ field: Int) -> Bool { fields[field]?.required ?? base.fieldRequired[field] }
     func error(_ field: Int) -> ValidationCode? { fields[field].map(\.error) ?? base.fieldError[field] }
+    /// Drafts are picker values: text answers are the session's.
+    func textLength(_ field: Int) -> Int { base.textLengths[field] }
 
     mutating func storeValue(_ field: Int, _ value: FieldValue) { answered = (field, value) }
     mutating func storePageVisible(_ page: Int, _ visible: Bool) { pages[page] = visible }

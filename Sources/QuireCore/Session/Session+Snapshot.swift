@@ -117,6 +117,7 @@ extension Session {
                     continue
                 }
                 session.values[field] = value
+                session.textLengths[field] = value.textLength
             }
         }
         if let touched = object["touched"].flatMap({ reader.array($0, at: path + "touched", what: "touched") }) {

@@ -12,6 +12,9 @@ public struct Session: Sendable, Equatable {
 
     // Answers.
     var values: [FieldValue]
+    /// The length of each text answer in grapheme clusters (0 for other fields), kept as text is
+    /// typed so a keystroke costs the same however long the answer is.
+    var textLengths: [Int]
     /// Fields whose errors are shown: edited and resigned, or named by a refused gate or finish.
     var touched: [Bool]
 
@@ -49,6 +52,7 @@ public struct Session: Sendable, Equatable {
         let fieldCount = flow.fields.count
         let pageCount = flow.pages.count
         values = flow.fields.map(\.defaultValue)
+        textLengths = values.map(\.textLength)
         touched = [Bool](repeating: false, count: fieldCount)
         pageVisible = [Bool](repeating: false, count: pageCount)
         fieldVisible = [Bool](repeating: false, count: fieldCount)
