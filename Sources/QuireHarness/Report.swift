@@ -111,25 +111,31 @@ enum Report {
     }
 }
 
+
 /// The console: a line per script (or a live progress line on a terminal), failures in full,
-/// and the totals as the last line.
+/// and the totals as the last line. Text from scripts and file names is escaped
+/// (`Printable.line`), so every line printed is a line Quire wrote.
 public final class ConsoleReporter: Reporter {
     let sink: OutputSink
     let live: Bool
     let quiet: Bool
-    var candidates = 0
+    /// The terminal's width in columns, asked before each progress line (nil when unknown).
+    let width: () -> Int?
+    /// Files that may be scripts: the candidates, less those found not to be scripts so far.
+    var total = 0
     var seen = 0
     var counts = Summary()
     var progressShown = false
 
-    public init(sink: OutputSink, live: Bool, quiet: Bool = false) {
+    public init(sink: OutputSink, live: Bool, quiet: Bool = false, width: @escaping () -> Int? = { nil }) {
         self.sink = sink
         self.live = live
         self.quiet = quiet
+        self.width = width
     }
 
     public func begin(candidates: Int) {
-        self.candidates = candidates
+        total = candidates
     }
 
     func clearProgress() {
@@ -139,46 +145,63 @@ public final class ConsoleReporter: Reporter {
         }
     }
 
+    func write(_ lines: [String]) {
+        for line in lines { sink.write(Printable.line(line) + "\n") }
+    }
+
     public func report(_ result: ScriptResult) {
-        seen += 1
         switch result.status {
         case .skipped:
-            break
+            // Not a script: it leaves the total rather than counting as done.
+            total -= 1
         case .passed:
+            seen += 1
             counts.passed += 1
-            if !live && !quiet { sink.write("PASS  \(result.file) — \(result.name)\n") }
+            if !live && !quiet { write(["PASS  \(result.file) — \(result.name)"]) }
         case .failed(let failure):
+            seen += 1
             counts.failed += 1
             clearProgress()
-            sink.write(Self.failureText(result, failure))
+            write(Self.failureLines(result, failure))
         case .bad(let diagnostics):
+            seen += 1
             counts.bad += 1
             clearProgress()
-            sink.write("BAD   \(result.file)\n")
-            for diagnostic in diagnostics { sink.write("  \(diagnostic)\n") }
+            write(["BAD   \(result.file)"] + diagnostics.map { "  \($0)" })
         }
         if live {
-            let step = max(1, candidates / 200)
-            if seen % step == 0 || seen == candidates {
-                sink.write("\r\u{1B}[K[\(seen)/\(candidates)] \(counts.line)")
-                progressShown = true
-                sink.flush()
-            }
+            let step = max(1, total / 200)
+            if seen % step == 0 || seen == total { drawProgress() }
         }
     }
 
-    static func failureText(_ result: ScriptResult, _ failure: Failure) -> String {
-        var text = "FAIL  \(result.file) — \(result.name)\n"
-        text += "  \(failure.location): $.steps[\(failure.step - 1)] (step \(failure.step)): \(failure.stepJSON)\n"
-        for line in failure.lines { text += "    \(line)\n" }
+    /// One line, never wider than the terminal, so it is redrawn in place instead of wrapping.
+    func drawProgress() {
+        var line = "[\(seen)/\(total)] \(counts.line)"
+        if let columns = width(), columns > 0, line.count >= columns {
+            // The last column is left free: writing into it wraps on some terminals.
+            line = String(line.prefix(max(1, columns - 1)))
+        }
+        sink.write("\r\u{1B}[K" + line)
+        progressShown = true
+        sink.flush()
+    }
+
+    /// A failure as the console shows it (unescaped lines).
+    static func failureLines(_ result: ScriptResult, _ failure: Failure) -> [String] {
+        var lines = [
+            "FAIL  \(result.file) — \(result.name)",
+            "  \(failure.location): $.steps[\(failure.step - 1)] (step \(failure.step)): \(failure.stepJSON)",
+        ]
+        for line in failure.lines { lines.append("    \(line)") }
         if !failure.recent.isEmpty {
-            text += "  last events:\n"
+            lines.append("  last events:")
             for event in failure.recent {
                 let emitted = event.notifications.isEmpty ? "(nothing)" : event.notifications.joined(separator: ", ")
-                text += "    step \(event.step): \(event.json) → \(emitted)\n"
+                lines.append("    step \(event.step): \(event.json) → \(emitted)")
             }
         }
-        return text
+        return lines
     }
 
     public func finish(_ summary: Summary) {
@@ -188,7 +211,10 @@ public final class ConsoleReporter: Reporter {
     }
 }
 
-/// TAP version 14, the plan at the end (the count is known only once folders are read).
+/// TAP version 13, read alike by Perl's `prove` (TAP::Harness 3.44, which rejects version 14)
+/// and tap.py. The plan comes last (the count is known only once folders are read), after a
+/// comment with the totals. A failure or bad input carries a YAML block of double-quoted
+/// one-line scalars only, the subset both readers parse.
 public final class TAPReporter: Reporter {
     let sink: OutputSink
     var number = 0
@@ -198,129 +224,186 @@ public final class TAPReporter: Reporter {
     }
 
     public func begin(candidates: Int) {
-        sink.write("TAP version 14\n")
+        sink.write("TAP version 13\n")
     }
 
-    static func yamlString(_ text: String) -> String { JSONWriter.quoted(text) }
+    /// A test point's description, on one line: `\` and `#` are escaped as the TAP spec says
+    /// (`\\`, `\#`), so no name can start a directive for `prove`; a `#` that SKIP or TODO
+    /// follows is written `\u0023`, because tap.py (like TAP 13) ends a description at any `#`,
+    /// escaped or not. Control characters are escaped as everywhere (`Printable`).
+    static func description(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var out = ""
+        for (index, scalar) in scalars.enumerated() {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "#":
+                var next = index + 1
+                while next < scalars.count, scalars[next].properties.isWhitespace { next += 1 }
+                let word = String(String.UnicodeScalarView(scalars[next..<min(next + 4, scalars.count)])).lowercased()
+                out += word == "skip" || word == "todo" ? "\\u0023" : "\\#"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return Printable.line(out)
+    }
+
+    /// A YAML double-quoted scalar that both `prove`'s YAMLish reader and PyYAML decode to
+    /// `text`: escapes only from the set both know.
+    static func yaml(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                let value = scalar.value
+                if value < 0x20 || (value >= 0x7F && value <= 0x9F) {
+                    out += "\\x" + (value < 0x10 ? "0" : "") + String(value, radix: 16)
+                } else if value == 0x2028 || value == 0x2029 || value == 0xFFFE || value == 0xFFFF {
+                    out += "\\u" + String(value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// Lines as one scalar: each line escaped, joined by newlines.
+    static func yaml(lines: [String]) -> String { yaml(lines.map(Printable.line).joined(separator: "\n")) }
 
     public func report(_ result: ScriptResult) {
-        let title = "\(result.file) - \(result.name)".replacingOccurrences(of: "#", with: "\\#")
         switch result.status {
         case .skipped:
             return
         case .passed:
             number += 1
-            sink.write("ok \(number) - \(title)\n")
+            sink.write("ok \(number) - \(Self.description("\(result.file) - \(result.name)"))\n")
         case .failed(let failure):
             number += 1
-            sink.write("not ok \(number) - \(title)\n")
+            sink.write("not ok \(number) - \(Self.description("\(result.file) - \(result.name)"))\n")
             sink.write("  ---\n")
-            sink.write("  message: \(Self.yamlString(failure.lines.first ?? "failed"))\n")
+            sink.write("  message: \(Self.yaml(lines: [failure.lines.first ?? "failed"]))\n")
+            sink.write("  severity: fail\n")
+            sink.write("  at: \(Self.yaml(lines: [failure.location]))\n")
             sink.write("  step: \(failure.step)\n")
-            sink.write("  at: \(Self.yamlString(failure.location))\n")
-            sink.write("  event: \(Self.yamlString(failure.stepJSON))\n")
-            sink.write("  details:\n")
-            for line in failure.lines { sink.write("    - \(Self.yamlString(line))\n") }
+            sink.write("  event: \(Self.yaml(lines: [failure.stepJSON]))\n")
+            sink.write("  details: \(Self.yaml(lines: failure.lines))\n")
             sink.write("  ...\n")
         case .bad(let diagnostics):
             number += 1
-            sink.write("not ok \(number) - \(result.file) # bad input\n")
+            sink.write("not ok \(number) - \(Self.description("\(result.file) - bad input"))\n")
             sink.write("  ---\n")
-            sink.write("  message: \(Self.yamlString("bad input"))\n")
-            sink.write("  problems:\n")
-            for diagnostic in diagnostics { sink.write("    - \(Self.yamlString(diagnostic.description))\n") }
+            sink.write("  message: \(Self.yaml(lines: ["bad input: " + (diagnostics.first?.message ?? "")]))\n")
+            sink.write("  severity: fail\n")
+            sink.write("  problems: \(Self.yaml(lines: diagnostics.map(\.description)))\n")
             sink.write("  ...\n")
         }
     }
 
     public func finish(_ summary: Summary) {
-        sink.write("1..\(number)\n")
+        // The plan is the last line: tap.py wants it first or last.
         sink.write("# \(summary.line)\n")
+        sink.write("1..\(number)\n")
         sink.flush()
     }
 }
 
-/// JUnit XML: one testcase per script, a property per step. Test cases stream to a temporary
-/// file, so memory stays flat however many scripts run; the totals are written around them at
-/// the end. `time` attributes are in seconds as the schema says; each step's time in
-/// milliseconds is a property (`step.N.ms`), and so is the script's (`time.ms`).
+/// JUnit XML valid against the strictest schema in common use, the Jenkins xUnit plugin's
+/// `junit-10.xsd` (checked with `docs/junit.xsd`, ours, which encodes the same rules for what we
+/// write): one `<testcase>` per script, identified by its path (`TestID`); a failure or bad
+/// input as `<failure>` or `<error>`; the script's name, description and each step with its
+/// time in `<system-out>`. Times are seconds with three decimals. Test cases stream to a
+/// temporary file, so memory stays flat however many scripts run; the totals are written
+/// around them at the end.
 public final class JUnitReporter: Reporter {
-    let path: String
+    let out: FileSink
     let partPath: String
     let part: FileSink
     var counts = Summary()
     var tests = 0
 
+    /// Writes to `path`, or to standard output for `-`; nil when it cannot be written.
     public init?(path: String) {
-        self.path = path
-        partPath = path + ".part"
-        guard let part = FileSink(path: partPath) else { return nil }
-        self.part = part
+        if path == "-" {
+            out = FileSink.standardOutput()
+            let template = (NSTemporaryDirectory() as NSString).appendingPathComponent("quire-junit-XXXXXX")
+            var bytes = Array(template.utf8CString)
+            let descriptor = mkstemp(&bytes)
+            guard descriptor >= 0 else { return nil }
+            partPath = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            part = FileSink(descriptor: descriptor, owned: true)
+        } else {
+            guard let out = FileSink(path: path) else { return nil }
+            self.out = out
+            partPath = path + ".part"
+            guard let part = FileSink(path: partPath) else { return nil }
+            self.part = part
+        }
     }
 
     public func begin(candidates: Int) {}
 
-    static func escape(_ text: String) -> String {
+    /// Lines for an attribute or element: each line's control characters escaped (`Printable`;
+    /// XML 1.0 cannot carry most of them, even as references), then XML-escaped; lines are kept
+    /// apart by newlines (`&#10;` in an attribute).
+    static func escape(lines: [String], attribute: Bool = false) -> String {
         var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\t": out += "&#9;"
-            default:
-                // XML 1.0 cannot carry most control characters, even escaped.
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    out += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    out.unicodeScalars.append(scalar)
+        for (index, line) in lines.enumerated() {
+            if index > 0 { out += attribute ? "&#10;" : "\n" }
+            for scalar in Printable.line(line).unicodeScalars {
+                switch scalar {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "\"": out += "&quot;"
+                case "\u{FFFE}", "\u{FFFF}": out += "\\u" + String(scalar.value, radix: 16)
+                default: out.unicodeScalars.append(scalar)
                 }
             }
         }
         return out
     }
 
-    static func seconds(_ milliseconds: Double) -> String { String(format: "%.6f", milliseconds / 1000) }
+    static func escape(_ line: String) -> String { escape(lines: [line], attribute: true) }
+
+    static func seconds(_ milliseconds: Double) -> String { String(format: "%.3f", milliseconds / 1000) }
     static func ms(_ milliseconds: Double) -> String { String(format: "%.3f", milliseconds) }
 
     public func report(_ result: ScriptResult) {
         if case .skipped = result.status { return }
         tests += 1
-        var directory = (result.file as NSString).deletingLastPathComponent
-        if directory.isEmpty { directory = "." }
-        let classname = directory.replacingOccurrences(of: "/", with: ".")
-        var xml = "    <testcase classname=\"\(Self.escape(classname))\" name=\"\(Self.escape(result.name))\" file=\"\(Self.escape(result.file))\" time=\"\(Self.seconds(result.milliseconds))\">\n"
-        xml += "      <properties>\n"
-        xml += "        <property name=\"time.ms\" value=\"\(Self.ms(result.milliseconds))\"/>\n"
-        for step in result.steps {
-            xml += "        <property name=\"step.\(step.index)\" value=\"\(Self.escape(step.json))\"/>\n"
-            xml += "        <property name=\"step.\(step.index).ms\" value=\"\(Self.ms(step.milliseconds))\"/>\n"
-        }
-        xml += "      </properties>\n"
+        var xml = "    <testcase classname=\"\(Self.escape(result.id.classname))\""
+        xml += " name=\"\(Self.escape(result.id.name))\" time=\"\(Self.seconds(result.milliseconds))\">\n"
+        var output = ["script: \(result.file)"]
         switch result.status {
         case .passed, .skipped:
             counts.passed += 1
         case .failed(let failure):
             counts.failed += 1
             xml += "      <failure type=\"expectation\" message=\"\(Self.escape(failure.summary))\">"
-            xml += Self.escape(ConsoleReporter.failureText(result, failure))
+            xml += Self.escape(lines: ConsoleReporter.failureLines(result, failure))
             xml += "</failure>\n"
         case .bad(let diagnostics):
             counts.bad += 1
             xml += "      <error type=\"bad input\" message=\"\(Self.escape(diagnostics.first?.description ?? "bad input"))\">"
-            xml += Self.escape(diagnostics.map(\.description).joined(separator: "\n"))
+            xml += Self.escape(lines: diagnostics.map(\.description))
             xml += "</error>\n"
         }
+        if result.name != result.file { output.append("name: \(result.name)") }
+        if let description = result.description { output.append("description: \(description)") }
+        output.append("time: \(Self.ms(result.milliseconds)) ms")
+        for step in result.steps { output.append("step \(step.index) (\(Self.ms(step.milliseconds)) ms): \(step.json)") }
+        xml += "      <system-out>\(Self.escape(lines: output))</system-out>\n"
         xml += "    </testcase>\n"
         part.write(xml)
     }
 
     public func finish(_ summary: Summary) {
         part.flush()
-        guard let out = FileSink(path: path) else { return }
         let time = Self.seconds(summary.milliseconds)
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.write("<testsuites name=\"quire\" tests=\"\(tests)\" failures=\"\(counts.failed)\" errors=\"\(counts.bad)\" time=\"\(time)\">\n")

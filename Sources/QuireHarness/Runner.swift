@@ -94,7 +94,7 @@ public enum Runner {
         trace?.failingStep = failure?.step
         return ScriptResult(
             file: script.file, name: script.name, status: failure.map(ScriptResult.Status.failed) ?? .passed,
-            milliseconds: elapsed, steps: records, trace: trace)
+            milliseconds: elapsed, steps: records, trace: trace, description: script.description)
     }
 
     /// Whether `patterns` match a contiguous run of `window` (an empty list: the window is empty).
@@ -154,6 +154,11 @@ public struct ScriptResult: Sendable {
     public var milliseconds: Double
     public var steps: [StepRecord] = []
     public var trace: Trace? = nil
+    /// The script's `description`, when it has one.
+    public var description: String? = nil
+    /// The script's identity in reports (a JUnit `classname` and `name`), from its path; it
+    /// stays the same when the script turns bad. Set by `Suite`.
+    public var id = TestID()
 }
 
 extension Duration {

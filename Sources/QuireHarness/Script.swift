@@ -23,6 +23,8 @@ public struct SessionScript: Sendable {
     public var rawSteps: [JSONValue]
     /// The script's text, to say where a failing step is.
     public var source: [UInt8] = []
+    /// What the script checks, in a sentence (its optional `description`), for reports and traces.
+    public var description: String? = nil
 
     /// `file:line:column` of step `index` (0-based).
     public func location(ofStep index: Int) -> String {
@@ -117,7 +119,7 @@ public enum ScriptLoader {
 
         let name = object["name"].flatMap { reader.string($0, at: .root + "name", what: "name") }
             ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        _ = object["description"].flatMap { reader.string($0, at: .root + "description", what: "description") }
+        let description = object["description"].flatMap { reader.string($0, at: .root + "description", what: "description") }
         let locale = object["locale"].flatMap { reader.string($0, at: .root + "locale", what: "locale") } ?? "en"
         var width = 800.0
         if let viewport = object["viewport"], let size = reader.object(viewport, at: .root + "viewport", what: "viewport") {
@@ -168,7 +170,7 @@ public enum ScriptLoader {
         return .script(
             SessionScript(
                 file: file, name: name, flow: flow!, viewportWidth: width, locale: locale, steps: steps, rawSteps: rawSteps,
-                source: bytes))
+                source: bytes, description: description))
     }
 
     static func step(_ raw: JSONValue, at path: JSONPath, flow: Flow?, reader: inout DocumentReader) -> SessionScript.Step? {

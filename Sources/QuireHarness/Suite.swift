@@ -23,40 +23,51 @@ public struct Suite {
         public var root: Int
         /// Named on the command line (it must be a script) rather than found in a folder.
         public var explicit: Bool
-        /// Named on the command line but not there: reported as bad input, the rest still runs.
-        public var missing = false
+        /// Why the path cannot be run (it does not exist, is a link to nothing or a link loop, a
+        /// folder that cannot be read or holds no `*.json` file): reported as bad input in the
+        /// shard that runs it, while the rest still runs.
+        public var problem: String? = nil
+        /// Its identity in reports, from the path (see `TestID`).
+        public var id = TestID()
     }
 
-    /// Every candidate under `paths`, in a stable order: folders are walked recursively in sorted
-    /// order. A path that does not exist is a candidate too, reported as bad input when run.
+    /// Every candidate under `paths`, in a stable order: folders are walked recursively, links
+    /// followed, in sorted order. A path that cannot be used is a candidate too, reported as bad
+    /// input when run, so each is reported by exactly one shard.
     public static func discover(_ paths: [String]) -> [Candidate] {
         var candidates: [Candidate] = []
-        let manager = FileManager.default
         for (root, path) in paths.enumerated() {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                candidates.append(Candidate(path: path, root: root, explicit: true, missing: true))
-                continue
-            }
-            if !isDirectory.boolValue {
-                candidates.append(Candidate(path: path, root: root, explicit: true))
-                continue
-            }
-            var found: [String] = []
-            if let walker = manager.enumerator(atPath: path) {
-                while let relative = walker.nextObject() as? String {
-                    guard relative.hasSuffix(".json") else { continue }
-                    let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
-                    var childIsDirectory: ObjCBool = false
-                    if manager.fileExists(atPath: full, isDirectory: &childIsDirectory), !childIsDirectory.boolValue {
-                        found.append(full)
-                    }
+            let explicitID = TestID(classname: FileWalker.parentName(of: path), name: TestID.name(ofFile: FileWalker.name(of: path)))
+            switch FileWalker.kind(of: path) {
+            case .missing:
+                candidates.append(Candidate(path: path, root: root, explicit: true, problem: "no such file or folder", id: explicitID))
+            case .problem(let message):
+                candidates.append(Candidate(path: path, root: root, explicit: true, problem: message, id: explicitID))
+            case .file, .other:
+                candidates.append(Candidate(path: path, root: root, explicit: true, id: explicitID))
+            case .folder:
+                let rootName = FileWalker.name(of: path)
+                let entries = FileWalker.jsonFiles(in: path)
+                if entries.isEmpty {
+                    candidates.append(
+                        Candidate(
+                            path: path, root: root, explicit: false, problem: Suite.noScript,
+                            id: TestID(classname: FileWalker.parentName(of: path), name: rootName)))
+                }
+                for entry in entries {
+                    let classname = ([rootName] + entry.folders).filter { !$0.isEmpty }.joined(separator: ".")
+                    let name = entry.path == path ? rootName : TestID.name(ofFile: (entry.path as NSString).lastPathComponent)
+                    candidates.append(
+                        Candidate(
+                            path: entry.path, root: root, explicit: false, problem: entry.problem,
+                            id: TestID(classname: classname, name: name)))
                 }
             }
-            for file in found.sorted() { candidates.append(Candidate(path: file, root: root, explicit: false)) }
         }
         return candidates
     }
+
+    static let noScript = "no quire.session/1 script in this folder"
 
     /// The K-th of N deterministic parts (round robin over the stable order).
     public static func shard(_ candidates: [Candidate], index: Int, count: Int) -> [Candidate] {
@@ -70,12 +81,15 @@ public struct Suite {
         public var emptyRoots: [Int]
     }
 
-    /// Runs candidates on `options.jobs` threads; reporters see results in candidate order.
+    /// Runs this shard's part of `candidates` (all of them, as `discover` found them) on
+    /// `options.jobs` threads; reporters see results in candidate order.
     public static func run(
-        _ candidates: [Candidate], options: Options, reporters: [Reporter], traces: TraceWriter? = nil, roots: [String] = []
+        _ all: [Candidate], options: Options, reporters: [Reporter], traces: TraceWriter? = nil, roots: [String] = []
     ) -> Outcome {
         let started = ContinuousClock.now
         let flows = FlowCache()
+        let (shardIndex, shardCount) = options.shard
+        let candidates = shard(all, index: shardIndex, count: shardCount)
         let collector = Collector(reporters: reporters, candidates: candidates)
         for reporter in reporters { reporter.begin(candidates: candidates.count) }
         let workers = min(options.jobs, max(1, candidates.count))
@@ -89,22 +103,36 @@ public struct Suite {
                 collector.deliver(index, delivered)
             }
         }
-        // A folder given on the command line with no script in it is bad input, reported with the rest.
-        let folders = Set(candidates.filter { !$0.explicit }.map(\.root))
-        let emptyRoots = roots.indices.filter { root in
-            var isDirectory: ObjCBool = false
-            let isFolder = FileManager.default.fileExists(atPath: roots[root], isDirectory: &isDirectory) && isDirectory.boolValue
-            return isFolder && (!folders.contains(root) || !collector.rootsWithScripts.contains(root))
+        // A folder given on the command line in which no file is a script is bad input. Its
+        // files may be spread over shards: the shard holding its first file decides, reading the
+        // others' files if none of its own was a script, so the folder is reported once.
+        var emptyRoots: [Int] = []
+        let reported = collector.rootsWithScripts
+        var filesOfRoot: [Int: [Int]] = [:]
+        for (index, candidate) in all.enumerated()
+        where !candidate.explicit && candidate.root < roots.count && candidate.path != roots[candidate.root] {
+            filesOfRoot[candidate.root, default: []].append(index)
+        }
+        for root in roots.indices {
+            guard let files = filesOfRoot[root], let first = files.first, first % max(1, shardCount) == shardIndex - 1,
+                !reported.contains(root)
+            else { continue }
+            let elsewhere = files.filter { $0 % max(1, shardCount) != shardIndex - 1 }
+            let scriptElsewhere = elsewhere.contains { index in
+                if case .notAScript = ScriptLoader.load(all[index].path, flows: flows) { return false }
+                return true
+            }
+            if !scriptElsewhere { emptyRoots.append(root) }
         }
         for root in emptyRoots {
-            let result = ScriptResult(
-                file: roots[root], name: roots[root],
-                status: .bad([Diagnostic.whole(file: roots[root], message: "no quire.session/1 script in this folder")]),
+            var result = ScriptResult(
+                file: roots[root], name: roots[root], status: .bad([Diagnostic.whole(file: roots[root], message: noScript)]),
                 milliseconds: 0)
+            result.id = TestID(classname: FileWalker.parentName(of: roots[root]), name: FileWalker.name(of: roots[root]))
             traces?.write(result)
             collector.deliverLast(result)
         }
-        traces?.finish()
+        traces?.finish(collector.summary)
         var summary = collector.summary
         summary.milliseconds = (ContinuousClock.now - started).milliseconds
         for reporter in reporters { reporter.finish(summary) }
@@ -112,19 +140,41 @@ public struct Suite {
     }
 
     static func runCandidate(_ candidate: Candidate, flows: FlowCache, options: Runner.Options) -> ScriptResult {
-        if candidate.missing {
-            return ScriptResult(
+        var result: ScriptResult
+        if let problem = candidate.problem {
+            result = ScriptResult(
                 file: candidate.path, name: candidate.path,
-                status: .bad([Diagnostic.whole(file: candidate.path, message: "no such file or folder")]), milliseconds: 0)
+                status: .bad([Diagnostic.whole(file: candidate.path, message: problem)]), milliseconds: 0)
+        } else {
+            switch ScriptLoader.load(candidate.path, flows: flows, explicitly: candidate.explicit) {
+            case .script(let script):
+                result = Runner.run(script, options: options)
+            case .bad(let diagnostics):
+                result = ScriptResult(file: candidate.path, name: candidate.path, status: .bad(diagnostics), milliseconds: 0)
+            case .notAScript:
+                result = ScriptResult(file: candidate.path, name: candidate.path, status: .skipped, milliseconds: 0)
+            }
         }
-        switch ScriptLoader.load(candidate.path, flows: flows, explicitly: candidate.explicit) {
-        case .script(let script):
-            return Runner.run(script, options: options)
-        case .bad(let diagnostics):
-            return ScriptResult(file: candidate.path, name: candidate.path, status: .bad(diagnostics), milliseconds: 0)
-        case .notAScript:
-            return ScriptResult(file: candidate.path, name: candidate.path, status: .skipped, milliseconds: 0)
-        }
+        result.id = candidate.id
+        return result
+    }
+}
+
+/// A script's identity in reports — JUnit's `classname` and `name` — taken from its path, so it
+/// is the same whether the script passes, fails or is bad input: the folders from the one named
+/// on the command line down, joined with dots (`sessions.paging`), and the file's name without
+/// `.json`. Paths are normalized first: `./data/sessions` and `data/sessions/` give the same ids.
+public struct TestID: Sendable, Hashable {
+    public var classname = ""
+    public var name = ""
+
+    public init(classname: String = "", name: String = "") {
+        self.classname = classname
+        self.name = name
+    }
+
+    static func name(ofFile file: String) -> String {
+        file.hasSuffix(".json") && file.count > 5 ? String(file.dropLast(5)) : file
     }
 }
 

@@ -18,11 +18,12 @@ public struct Trace: Sendable {
     public var steps: [Step] = []
     public var failingStep: Int? = nil
 
-    public func json(file: String, name: String, status: String) -> JSONValue {
+    public func json(file: String, name: String, status: String, description: String? = nil) -> JSONValue {
         var object = JSONObject()
         object.append("format", "quire.trace/1")
         object.append("script", .string(file))
         object.append("name", .string(name))
+        object.append("description", description.map(JSONValue.string) ?? .null)
         object.append("status", .string(status))
         object.append("failingStep", failingStep.map { .number(Double($0)) } ?? .null)
         object.append("initialState", initialState)
@@ -41,10 +42,17 @@ public struct Trace: Sendable {
         return .object(object)
     }
 
+    /// HTML text on one line: control characters escaped (`Printable`), then `&<>"`.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        Printable.line(text).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
+
+    /// Lines for a `<pre>`: each escaped as `escape` does, kept apart by newlines.
+    static func escape(lines: [String]) -> String { lines.map(escape).joined(separator: "\n") }
+
+    /// Marks pages as ours, so a later run clears only files it wrote.
+    static let generator = "<meta name=\"generator\" content=\"quire test --trace\">"
 
     static let style = """
         body{font:14px/1.45 system-ui,sans-serif;margin:0;background:#fafafa;color:#222}
@@ -62,22 +70,27 @@ public struct Trace: Sendable {
         th{text-align:left;font:600 11px system-ui,sans-serif;color:#666;padding:2px 8px}
         td{border-top:1px solid #eee;padding:2px 8px;vertical-align:top;font:12px ui-monospace,monospace;overflow-wrap:anywhere}
         td.before{color:#b71c1c} td.after{color:#1b5e20} details{margin-top:6px} details.initial{margin:12px 24px 0}
+        pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:6px 0 0} .desc{color:#444;margin-top:2px}
+        .top{float:right;font-size:13px} .totals .status{margin-right:4px} pre.first{color:#b71c1c}
+        ol.index li.is-bad pre.first{color:#6a1b9a} ol.index a{font-family:monospace} h1,li,code,.file{overflow-wrap:anywhere}
         """
 
     /// A static page: the failure first, then every step with its notifications and state diff.
-    public func html(file: String, name: String, status: String) -> String {
-        var out = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    public func html(file: String, name: String, status: String, description: String? = nil) -> String {
+        var out = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\(Self.generator)"
         out += "<title>\(Self.escape(name)) — quire trace</title><style>\(Self.style)</style></head><body>\n"
-        out += "<header><h1>\(Self.escape(name)) <span class=\"status \(status)\">\(status)</span></h1>"
+        out += "<header><div class=\"top\"><a href=\"index.html\">all traces</a></div>"
+        out += "<h1>\(Self.escape(name)) <span class=\"status \(status)\">\(status)</span></h1>"
         out += "<div class=\"file\">\(Self.escape(file))</div>"
+        if let description { out += "<div class=\"desc\">\(Self.escape(description))</div>" }
         // The failure stays in view in the sticky header while the steps scroll under it.
         if let failingStep, let step = steps.first(where: { $0.index == failingStep }) {
             out += "<section class=\"why\"><strong><a href=\"#step-\(failingStep)\">Step \(failingStep)</a> failed:</strong> "
             out += "<code>\(Self.escape(JSONWriter.string(step.step)))</code>"
-            out += "<pre>\(Self.escape(step.failure.joined(separator: "\n")))</pre></section>"
+            out += "<pre>\(Self.escape(lines: step.failure))</pre></section>"
         }
         out += "</header>\n"
-        out += "<details class=\"initial\"><summary>Initial state</summary><pre>\(Self.escape(JSONWriter.string(initialState, style: .pretty)))</pre></details>\n"
+        out += "<details class=\"initial\"><summary>Initial state</summary><pre>\(Self.escape(lines: JSONWriter.string(initialState, style: .pretty).components(separatedBy: "\n")))</pre></details>\n"
         out += "<ol>\n"
         for step in steps {
             let failed = step.index == failingStep
@@ -101,7 +114,7 @@ public struct Trace: Sendable {
                 }
                 out += "</table>"
             }
-            if failed { out += "<pre>\(Self.escape(step.failure.joined(separator: "\n")))</pre>" }
+            if failed { out += "<pre>\(Self.escape(lines: step.failure))</pre>" }
             out += "</li>\n"
         }
         out += "</ol>\n"
@@ -114,21 +127,75 @@ public struct Trace: Sendable {
     }
 }
 
-/// Writes traces into a folder: `<script path>.trace.json` and `.html` per script, and an index.
+/// Writes traces into a folder: a JSON trace and an HTML page per script, named after its path
+/// with a hash of the whole path (`mixed_02-fail-1f0e…c9.html`), so no two scripts share a page,
+/// and an index. Pages and traces a previous run left there are removed first; nothing else is.
 public final class TraceWriter: @unchecked Sendable {
+    struct Entry {
+        var file: String
+        var name: String
+        var description: String?
+        var status: String
+        var page: String?
+        /// Why it failed or is bad input: the first line, then the rest.
+        var why: [String]
+    }
+
     let directory: URL
-    private let entries = Mutex<[(file: String, name: String, status: String, page: String?, problems: [String])]>([])
+    private let state = Mutex<(entries: [Entry], pages: [String: String])>(([], [:]))
 
     public init(directory: String) throws {
         self.directory = URL(fileURLWithPath: directory)
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        clearStale()
     }
 
+    /// Removes what an earlier run wrote: `index.html` and pages and traces named as ours, each
+    /// only if it starts as ours does.
+    func clearStale() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name == "index.html" || Self.isPageName(name) {
+            let url = directory.appendingPathComponent(name)
+            guard let handle = try? FileHandle(forReadingFrom: url) else { continue }
+            let head = (try? handle.read(upToCount: 512)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            try? handle.close()
+            if head.contains(Trace.generator) || head.contains("\"format\": \"quire.trace/1\"") {
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
+    }
+
+    /// `…-<16 hex digits>.html` or `.trace.json`.
+    static func isPageName(_ name: String) -> Bool {
+        let stem: Substring
+        if name.hasSuffix(".trace.json") {
+            stem = name.dropLast(11)
+        } else if name.hasSuffix(".html") {
+            stem = name.dropLast(5)
+        } else {
+            return false
+        }
+        let hash = stem.suffix(17)
+        return hash.count == 17 && hash.first == "-" && hash.dropFirst().allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+
+    /// A file name for a script's page and trace: its path made readable (letters, digits, `-`
+    /// and `.` kept, anything else `_`, at most 80 characters, the end kept), then a 64-bit
+    /// FNV-1a hash of the whole path, the same on every run and in every shard.
     static func baseName(_ file: String) -> String {
         var name = file
         if name.hasPrefix("./") { name.removeFirst(2) }
         if name.hasSuffix(".json") { name.removeLast(5) }
-        return String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "_" })
+        var readable = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "_" })
+        if readable.count > 80 { readable = String(readable.suffix(80)) }
+        if readable.hasPrefix(".") { readable = "_" + readable.dropFirst() }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in file.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return readable + "-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     public func write(_ result: ScriptResult) {
@@ -138,31 +205,62 @@ public final class TraceWriter: @unchecked Sendable {
         case .failed: status = "failed"
         case .bad(let diagnostics):
             // Broken scripts have no run to show: the index lists them with their problems.
-            entries.withLock { $0.append((result.file, result.name, "bad", nil, diagnostics.map(\.description))) }
+            let entry = Entry(
+                file: result.file, name: result.name, description: nil, status: "bad", page: nil, why: diagnostics.map(\.description))
+            state.withLock { $0.entries.append(entry) }
             return
         case .skipped: return
         }
         guard let trace = result.trace else { return }
-        let base = Self.baseName(result.file)
-        let json = JSONWriter.string(trace.json(file: result.file, name: result.name, status: status), style: .pretty)
+        // Two paths with the same hash (never seen, but possible) still get a page each.
+        let base = state.withLock { state in
+            var base = Self.baseName(result.file)
+            var suffix = 2
+            while let owner = state.pages[base], owner != result.file {
+                base = Self.baseName(result.file) + "-\(suffix)"
+                suffix += 1
+            }
+            state.pages[base] = result.file
+            return base
+        }
+        let json = JSONWriter.string(
+            trace.json(file: result.file, name: result.name, status: status, description: result.description), style: .pretty)
         try? Data(json.utf8).write(to: directory.appendingPathComponent(base + ".trace.json"))
-        try? Data(trace.html(file: result.file, name: result.name, status: status).utf8)
+        try? Data(trace.html(file: result.file, name: result.name, status: status, description: result.description).utf8)
             .write(to: directory.appendingPathComponent(base + ".html"))
-        entries.withLock { $0.append((result.file, result.name, status, base + ".html", [])) }
+        var why: [String] = []
+        if case .failed(let failure) = result.status { why = [failure.summary] + failure.lines.dropFirst() }
+        let entry = Entry(
+            file: result.file, name: result.name, description: result.description, status: status, page: base + ".html", why: why)
+        state.withLock { $0.entries.append(entry) }
     }
 
-    /// An index page listing every script: bad input first, then failures, then passes.
-    public func finish() {
+    /// The index: the totals, then every script — bad input first, then failures with the first
+    /// line of why, then passes — with its name and description.
+    public func finish(_ summary: Summary) {
         let rank = ["bad": 0, "failed": 1, "passed": 2]
-        let list = entries.withLock { $0 }.sorted { (rank[$0.status]!, $0.file) < (rank[$1.status]!, $1.file) }
-        var out = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>quire traces</title>"
-        out += "<style>\(Trace.style)</style></head><body><header><h1>quire traces</h1></header><ol>\n"
+        let list = state.withLock { $0.entries }.sorted { (rank[$0.status]!, $0.file) < (rank[$1.status]!, $1.file) }
+        var out = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\(Trace.generator)<title>quire traces</title>"
+        out += "<style>\(Trace.style)</style></head><body><header><h1>quire traces</h1>"
+        out += "<div class=\"totals\"><span class=\"status passed\">\(summary.passed) passed</span> "
+        out += "<span class=\"status failed\">\(summary.failed) failed</span>"
+        if summary.bad > 0 { out += " <span class=\"status bad\">\(summary.bad) bad</span>" }
+        out += "</div></header>\n<ol class=\"index\">\n"
         for entry in list {
-            out += "<li><span class=\"status \(entry.status)\">\(entry.status)</span> "
+            out += "<li class=\"is-\(entry.status)\"><span class=\"status \(entry.status)\">\(entry.status)</span> "
             if let page = entry.page {
                 out += "<a href=\"\(Trace.escape(page))\">\(Trace.escape(entry.file))</a> — \(Trace.escape(entry.name))"
             } else {
-                out += "\(Trace.escape(entry.file))<pre>\(Trace.escape(entry.problems.joined(separator: "\n")))</pre>"
+                out += "<span class=\"file\">\(Trace.escape(entry.file))</span>"
+            }
+            if let description = entry.description { out += "<div class=\"desc\">\(Trace.escape(description))</div>" }
+            if let first = entry.why.first {
+                out += "<pre class=\"first\">\(Trace.escape(first))</pre>"
+                if entry.why.count > 1 {
+                    let more = entry.why.count - 1
+                    out += "<details><summary>\(more) more line\(more == 1 ? "" : "s")</summary>"
+                    out += "<pre>\(Trace.escape(lines: Array(entry.why.dropFirst())))</pre></details>"
+                }
             }
             out += "</li>\n"
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuireCore
+import QuireHarness
 
 /// Exit codes (documented in the README): 0 success, 1 a script failed, 2 bad input or usage.
 enum Exit {
@@ -52,38 +53,114 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate flow files and print every problem.",
         discussion: """
-            Each problem is printed as file:line:column: $.json.path: message. \
-            Exits 0 when every flow is valid, 2 when any is not.
+            Each problem is printed as file:line:column: $.json.path: message. A folder is \
+            searched recursively, following symbolic links, for *.json files whose format is \
+            quire.flow/1 (or that have pages but no format); other JSON files, session scripts \
+            among them, are skipped, and a folder with no flow is an error. A session script named \
+            on its own gets a one-line hint to use quire test. Exits 0 when every flow is valid, \
+            2 when any is not (or a path cannot be read, or a script was named).
             """)
 
-    @Argument(help: "Flow files (quire.flow/1) to validate.")
+    @Argument(help: "Flow files (quire.flow/1) or folders of them.")
     var flows: [String]
 
     @Flag(name: .shortAndLong, help: "Print nothing for valid flows.")
     var quiet = false
 
     func validate() throws {
-        if flows.isEmpty { throw ValidationError("give at least one flow file") }
+        if flows.isEmpty { throw ValidationError("give at least one flow file or folder") }
+    }
+
+    enum Outcome {
+        case valid, rejected, skipped
+        /// A session script named on its own.
+        case script
     }
 
     func run() throws {
-        var bad = 0
-        for path in flows {
-            do {
-                let flow = try Flow.load(contentsOf: path)
-                if !quiet {
-                    let pages = flow.pages.count == 1 ? "1 page" : "\(flow.pages.count) pages"
-                    let fields = flow.fields.count == 1 ? "1 field" : "\(flow.fields.count) fields"
-                    print("\(path): ok: flow '\(flow.id)', \(pages), \(fields)")
-                }
-            } catch {
-                bad += 1
-                for diagnostic in error.diagnostics { printError(diagnostic.description) }
+        var checked = 0
+        var rejected = 0
+        var scripts = 0
+        func count(_ outcome: Outcome) {
+            switch outcome {
+            case .valid: checked += 1
+            case .rejected:
+                checked += 1
+                rejected += 1
+            case .script: scripts += 1
+            case .skipped: break
             }
         }
-        if bad > 0 {
-            printError("\(bad) of \(flows.count) flow\(flows.count == 1 ? "" : "s") rejected")
-            throw ExitCode(Exit.badInput)
+        for path in flows {
+            switch FileWalker.kind(of: path) {
+            case .folder:
+                var found = false
+                for entry in FileWalker.jsonFiles(in: path) {
+                    let outcome: Outcome
+                    if let problem = entry.problem {
+                        printError(Diagnostic.whole(file: entry.path, message: problem).description)
+                        outcome = .rejected
+                    } else {
+                        outcome = check(entry.path, named: false)
+                    }
+                    if case .skipped = outcome {} else { found = true }
+                    count(outcome)
+                }
+                if !found {
+                    printError(Diagnostic.whole(file: path, message: "no quire.flow/1 flow in this folder").description)
+                    count(.rejected)
+                }
+            case .problem(let message):
+                printError(Diagnostic.whole(file: path, message: message).description)
+                count(.rejected)
+            case .file, .other, .missing:
+                count(check(path, named: true))
+            }
+        }
+        if rejected > 0 {
+            printError("\(rejected) of \(checked) flow\(checked == 1 ? "" : "s") rejected")
+        }
+        if rejected > 0 || scripts > 0 { throw ExitCode(Exit.badInput) }
+    }
+
+    /// Checks one file. Found in a folder, a file that is not a flow is skipped; named on the
+    /// command line, it is checked as a flow (a session script gets a hint instead).
+    func check(_ path: String, named: Bool) -> Outcome {
+        let bytes: [UInt8]
+        do {
+            bytes = try Flow.readDocument(path)
+        } catch {
+            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            return .rejected
+        }
+        if let value = try? DocumentReader.parse(file: path, bytes: bytes).0, case .object(let object) = value {
+            switch object["format"] {
+            case .string(let format)? where format.hasPrefix("quire.session/") && object["pages"] == nil:
+                // (With pages, it is a flow with the wrong format, and is checked as one.)
+                if named {
+                    printError(Printable.line("\(path): a session script, not a flow: run it with `quire test \(path)`"))
+                    return .script
+                }
+                return .skipped
+            case .string(let format)? where !format.hasPrefix("quire.flow/"):
+                if !named { return .skipped }
+            case nil where object["pages"] == nil:
+                if !named { return .skipped }
+            default:
+                break
+            }
+        }
+        do {
+            let flow = try Flow.load(bytes: bytes, file: path)
+            if !quiet {
+                let pages = flow.pages.count == 1 ? "1 page" : "\(flow.pages.count) pages"
+                let fields = flow.fields.count == 1 ? "1 field" : "\(flow.fields.count) fields"
+                print(Printable.line("\(path): ok: flow '\(flow.id)', \(pages), \(fields)"))
+            }
+            return .valid
+        } catch {
+            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            return .rejected
         }
     }
 }

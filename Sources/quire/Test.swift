@@ -7,31 +7,34 @@ struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay session scripts headlessly and check their expectations.",
         discussion: """
-            PATH is a script or a folder; folders are searched recursively for *.json files whose \
-            format is quire.session/1 (other JSON files are skipped; a folder with no script is an \
-            error). Scripts run in parallel; reports keep the order in which scripts were found.
+            PATH is a script or a folder; folders are searched recursively, following symbolic \
+            links, for *.json files whose format is quire.session/1 (other JSON files are skipped; \
+            a folder with no script, a folder that cannot be read, a link to nothing and a link \
+            loop are bad input). Scripts run in parallel; reports keep the order in which scripts \
+            were found.
 
             The last line of the console report is exactly "N passed, N failed" (", N bad" follows \
             when a script or its flow was broken).
 
             Exit codes: 0 every script passed; 1 a script failed; 2 bad input (a broken script or \
-            flow, a folder with no script, a missing path) or a usage error. Bad input is listed \
+            flow, a path that cannot be used) or a usage error. Bad input is listed \
             with the results and counted apart; it wins over failures.
             """)
 
     @Argument(help: "Session scripts or folders of them (at least one).")
     var paths: [String] = []
 
-    @Option(name: .shortAndLong, help: "Scripts to run at once (the default is this machine's core count).")
+    // Read unconditionally, so `--jobs -1` gets our message rather than "missing value".
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Scripts to run at once (the default is this machine's core count).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: ArgumentHelp("Run only part K of N (1-based), e.g. 2/4, to spread a suite over machines.", valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE ('-': standard output, the console report then goes to standard error).", valueName: "FILE"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("Write a TAP 14 report to FILE ('-': standard output, the console report then goes to standard error).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Also write a TAP 13 report to FILE ('-': standard output, the console report then goes to standard error).", valueName: "FILE"))
     var tap: String?
 
     @Option(help: ArgumentHelp("Write a JSON trace and an HTML page per script into DIR.", valueName: "DIR"))
@@ -45,7 +48,10 @@ struct Test: ParsableCommand {
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one script or folder, e.g. quire test data/sessions") }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if jobs < 1 { throw ValidationError("--jobs takes how many scripts to run at once, at least 1; got \(jobs)") }
+        if tap == "-" && junit == "-" {
+            throw ValidationError("only one report can go to standard output: give --tap or --junit a file")
+        }
         if let shard, parseShard(shard) == nil {
             throw ValidationError("--shard takes K/N with 1 <= K <= N, e.g. 1/4; got '\(shard)'")
         }
@@ -58,30 +64,27 @@ struct Test: ParsableCommand {
     }
 
     func run() throws {
-        var candidates = Suite.discover(paths)
-        let found = candidates.count
+        let candidates = Suite.discover(paths)
         var options = Suite.Options(jobs: jobs)
-        if let shard, let (k, n) = parseShard(shard) {
-            options.shard = (k, n)
-            candidates = Suite.shard(candidates, index: k, count: n)
-        }
+        if let shard, let (k, n) = parseShard(shard) { options.shard = (k, n) }
         options.runner.recordSteps = junit != nil
         options.runner.trace = trace != nil
 
-        let tapToStdout = tap == "-"
-        let consoleSink = tapToStdout ? FileSink.standardError() : FileSink.standardOutput()
-        let live = !plain && isatty(tapToStdout ? 2 : 1) != 0
-        var reporters: [Reporter] = [ConsoleReporter(sink: consoleSink, live: live, quiet: quiet)]
+        let reportToStdout = tap == "-" || junit == "-"
+        let consoleFD: Int32 = reportToStdout ? 2 : 1
+        let consoleSink = reportToStdout ? FileSink.standardError() : FileSink.standardOutput()
+        let live = !plain && isatty(consoleFD) != 0
+        var reporters: [Reporter] = [ConsoleReporter(sink: consoleSink, live: live, quiet: quiet, width: { terminalColumns(consoleFD) })]
         if let tap {
-            guard let sink = tapToStdout ? FileSink.standardOutput() : FileSink(path: tap) else {
-                printError("quire test: cannot write the TAP report to '\(tap)'")
+            guard let sink = tap == "-" ? FileSink.standardOutput() : FileSink(path: tap) else {
+                printError("quire test: cannot write the TAP report to '\(Printable.line(tap))'")
                 throw ExitCode(Exit.badInput)
             }
             reporters.append(TAPReporter(sink: sink))
         }
         if let junit {
             guard let reporter = JUnitReporter(path: junit) else {
-                printError("quire test: cannot write the JUnit report to '\(junit)'")
+                printError("quire test: cannot write the JUnit report to '\(Printable.line(junit))'")
                 throw ExitCode(Exit.badInput)
             }
             reporters.append(reporter)
@@ -91,7 +94,7 @@ struct Test: ParsableCommand {
             do {
                 traces = try TraceWriter(directory: trace)
             } catch {
-                printError("quire test: cannot create the trace folder '\(trace)': \(error.localizedDescription)")
+                printError("quire test: cannot create the trace folder '\(Printable.line(trace))': \(error.localizedDescription)")
                 throw ExitCode(Exit.badInput)
             }
         }
@@ -101,9 +104,17 @@ struct Test: ParsableCommand {
         if outcome.summary.failed > 0 { throw ExitCode(Exit.failed) }
         if outcome.summary.passed == 0 {
             // Only possible with a shard that got no script.
-            printError("quire test: no script ran (shard \(shard ?? "1/1") of \(found) files)")
+            printError("quire test: no script ran (shard \(shard ?? "1/1") of \(candidates.count) files)")
         }
     }
+}
+
+/// The width of the terminal on `descriptor`, asked each time (it may be resized during a run).
+func terminalColumns(_ descriptor: Int32) -> Int? {
+    var size = winsize()
+    let status = withUnsafeMutablePointer(to: &size) { ioctl(descriptor, UInt(TIOCGWINSZ), $0) }
+    guard status == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
 }
 
 struct GenerateSessions: ParsableCommand {

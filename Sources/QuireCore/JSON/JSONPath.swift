@@ -118,9 +118,44 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Error {
         Diagnostic(file: file, position: SourcePosition(line: 0, column: 0), path: .root, message: message)
     }
 
-    /// `file:line:column: $.json.path: message` (`file: message` for a problem with a whole file).
+    /// `file:line:column: $.json.path: message` (`file: message` for a problem with a whole file),
+    /// always one line: control characters from the file name, keys or quoted values are escaped.
     public var description: String {
-        position.line == 0 ? "\(file): \(message)" : "\(file):\(position): \(path): \(message)"
+        Printable.line(position.line == 0 ? "\(file): \(message)" : "\(file):\(position): \(path): \(message)")
+    }
+}
+
+/// Text from documents and file names made safe for one line of a report, so that no document
+/// can forge a line or drive the terminal.
+public enum Printable {
+    /// Whether a scalar must not reach a report as it is: C0 and C1 control characters, DEL,
+    /// the Unicode line and paragraph separators.
+    @inline(__always)
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || (value >= 0x7F && value <= 0x9F) || value == 0x2028 || value == 0x2029
+    }
+
+    /// `text` with every control character written as `\n`, `\r`, `\t` or `\uXXXX` (as in JSON).
+    /// Other text, backslashes included, is left alone, so escaping twice changes nothing.
+    public static func line(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            default:
+                let hex = String(scalar.value, radix: 16, uppercase: false)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            }
+        }
+        return String(out)
     }
 }
 
