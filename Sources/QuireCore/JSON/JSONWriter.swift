@@ -34,8 +34,8 @@ public enum JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// A JSON string literal: quotes, backslashes and control characters (C0, DEL, U+2028 and
-    /// U+2029, which end lines in some readers) are escaped; everything else is copied as is.
+    /// A JSON string literal: quotes, backslashes and control characters (C0, DEL, C1, U+2028
+    /// and U+2029, which end lines in some readers) are escaped; everything else is copied as is.
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
@@ -57,6 +57,9 @@ public enum JSONWriter {
                 case 0x08: escape = "\\b"
                 case 0x0C: escape = "\\f"
                 case 0x00..<0x20, 0x7F: code = UInt32(byte)
+                case 0xC2 where at + 1 < count && bytes[at + 1] >= 0x80 && bytes[at + 1] <= 0x9F:
+                    code = UInt32(bytes[at + 1])  // C1 controls, U+0080–U+009F
+                    width = 2
                 case 0xE2 where at + 2 < count && bytes[at + 1] == 0x80 && (bytes[at + 2] == 0xA8 || bytes[at + 2] == 0xA9):
                     code = bytes[at + 2] == 0xA8 ? 0x2028 : 0x2029
                     width = 3
