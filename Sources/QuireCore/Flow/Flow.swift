@@ -21,6 +21,10 @@ public struct Flow: Sendable, Equatable {
     let pageIndexByID: [String: Int]
     /// The dependency graph of conditions, in document order (see `Session+Conditions`).
     let graph: DependencyGraph
+    /// What events read of each field, stored apart from `fields` so a hot path loads a few bytes
+    /// instead of copying a whole `Field` (its strings, options and conditions).
+    let fieldIDs: [String]
+    let fieldTraits: [FieldTraits]
 
     init(
         id: String, title: LocalizedText?, paging: Paging, accessory: [AccessoryItem]?, pages: [Page],
@@ -40,6 +44,8 @@ public struct Flow: Sendable, Equatable {
         for (at, page) in pages.enumerated() { pageIndex[page.id] = at }
         pageIndexByID = pageIndex
         graph = DependencyGraph(pages: pages, fields: fields)
+        fieldIDs = fields.map(\.id)
+        fieldTraits = fields.map(FieldTraits.init)
     }
 
     public func fieldIndex(of id: String) -> Int? { fieldIndexByID[id] }
@@ -52,6 +58,72 @@ public struct Flow: Sendable, Equatable {
 }
 
 /// `paging`: how pages move (CONTRACT §1–§2).
+/// A field's kind and page: what most events need to know about a field.
+struct FieldTraits: Sendable, Hashable {
+    enum Kind: UInt8, Sendable, Hashable {
+        case text, duration, choice, toggle
+
+        init(_ kind: Field.Kind) {
+            switch kind {
+            case .text: self = .text
+            case .duration: self = .duration
+            case .choice: self = .choice
+            case .toggle: self = .toggle
+            }
+        }
+    }
+
+    let kind: Kind
+    let page: Int
+    /// The bounds validation checks: `minLength`/`maxLength` of text (0 and `Int.max` when
+    /// absent), `min`/`max` of a duration.
+    let low: Int
+    let high: Int
+
+    init(_ field: Field) {
+        kind = Kind(field.kind)
+        page = field.page
+        switch field.kind {
+        case .text(let options):
+            low = options.minLength ?? 0
+            high = options.maxLength ?? .max
+        case .duration(let options):
+            low = options.min
+            high = options.max
+        case .choice, .toggle:
+            low = 0
+            high = .max
+        }
+    }
+
+    /// The error a value has for this field, given its length in grapheme clusters (for text)
+    /// and whether the field is required now.
+    func validate(_ value: FieldValue, length: Int, required: Bool) -> ValidationCode? {
+        switch value {
+        case .text(let text) where kind == .text:
+            if text.isEmpty { return required ? .required : nil }
+            if length < low { return .minLength }
+            if length > high { return .maxLength }
+            return nil
+        case .duration(let seconds) where kind == .duration:
+            if seconds < low { return .min }
+            if seconds > high { return .max }
+            return nil
+        case .toggle(let on) where kind == .toggle:
+            return required && !on ? .required : nil
+        case .null:
+            return required ? .required : nil
+        default:
+            return nil
+        }
+    }
+
+    /// Text, duration and choice fields can become first responder; toggles cannot.
+    var isEditable: Bool { kind != .toggle }
+    /// Duration and choice fields edit a draft in a picker.
+    var isPicker: Bool { kind == .duration || kind == .choice }
+}
+
 public struct Paging: Sendable, Hashable {
     public enum Gate: String, Sendable, Hashable, CaseIterable {
         /// Forward moves need the pages they leave or pass over to be valid.

@@ -31,12 +31,12 @@ extension Answers {
     func validate(_ field: Int) -> ValidationCode? {
         WorkMeter.count()
         guard isFieldVisible(field) && isFieldEnabled(field) else { return nil }
-        return flow.fields[field].validate(value(field), length: textLength(field), required: isFieldRequired(field))
+        return flow.fieldTraits[field].validate(value(field), length: textLength(field), required: isFieldRequired(field))
     }
 
     /// Fields that can become first responder (on their page; the caller checks the page).
     @inline(__always) func canFocus(_ field: Int) -> Bool {
-        flow.fields[field].isEditable && isFieldVisible(field) && isFieldEnabled(field)
+        flow.fieldTraits[field].isEditable && isFieldVisible(field) && isFieldEnabled(field)
     }
 }
 
@@ -95,36 +95,6 @@ extension Derivation {
     mutating func updateError(_ field: Int) {
         let error = validate(field)
         if error != self.error(field) { storeError(field, error) }
-    }
-}
-
-extension Field {
-    /// The error a value has for this field, given its length in grapheme clusters (for text)
-    /// and whether the field is required now.
-    func validate(_ value: FieldValue, length: Int, required: Bool) -> ValidationCode? {
-        switch kind {
-        case .text(let options):
-            guard case .text(let text) = value, !text.isEmpty else { return required ? .required : nil }
-            if let minLength = options.minLength, length < minLength { return .minLength }
-            if let maxLength = options.maxLength, length > maxLength { return .maxLength }
-            return nil
-        case .duration(let options):
-            guard case .duration(let seconds) = value else { return required ? .required : nil }
-            if seconds < options.min { return .min }
-            if seconds > options.max { return .max }
-            return nil
-        case .choice:
-            return value.isNull && required ? .required : nil
-        case .toggle:
-            return required && value != .toggle(true) ? .required : nil
-        }
-    }
-
-    var isPicker: Bool {
-        switch kind {
-        case .duration, .choice: true
-        default: false
-        }
     }
 }
 
@@ -199,7 +169,7 @@ extension Session: Derivation {
     mutating func storeError(_ field: Int, _ error: ValidationCode?) {
         let old = fieldError[field]
         fieldError[field] = error
-        let page = flow.fields[field].page
+        let page = flow.fieldTraits[field].page
         if old == nil {
             pageErrorCount[page] += 1
             if pageErrorCount[page] == 1 { pagesWithErrors.add(page, 1) }
@@ -234,7 +204,7 @@ extension Session: Derivation {
     func errors(onPage page: Int) -> [FieldError] {
         var errors: [FieldError] = []
         for field in flow.pages[page].fieldRange {
-            if let code = fieldError[field] { errors.append(FieldError(field: flow.fields[field].id, code: code)) }
+            if let code = fieldError[field] { errors.append(FieldError(field: flow.fieldIDs[field], code: code)) }
         }
         return errors
     }

@@ -33,7 +33,7 @@ extension Session {
 
     /// Decides a programmatic move from the page being headed to.
     func decideMove(_ request: MoveRequest) -> MoveDecision {
-        if let outlook = outlook() { return decideMove(request, in: outlook) }
+        if draftChangesValue { return decideMove(request, in: Outlook(committingDraftOf: self)) }
         return decideMove(request, in: self)
     }
 
@@ -115,7 +115,7 @@ extension Session {
 
     /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals.
     func dragNeighbour(from anchor: Double, _ direction: Int) -> DragNeighbour {
-        if let outlook = outlook() { return dragNeighbour(from: anchor, direction, in: outlook) }
+        if draftChangesValue { return dragNeighbour(from: anchor, direction, in: Outlook(committingDraftOf: self)) }
         return dragNeighbour(from: anchor, direction, in: self)
     }
 
@@ -133,7 +133,7 @@ extension Session {
 
     /// What a forward release on a held page is refused for.
     func dragBlockers(from anchor: Double) -> [Blocker] {
-        if let outlook = outlook() { return dragBlockers(from: anchor, in: outlook) }
+        if draftChangesValue { return dragBlockers(from: anchor, in: Outlook(committingDraftOf: self)) }
         return dragBlockers(from: anchor, in: self)
     }
 
@@ -153,7 +153,7 @@ extension Session {
     }
 
     func decideFinish() -> FinishDecision {
-        if let outlook = outlook() { return decideFinish(in: outlook) }
+        if draftChangesValue { return decideFinish(in: Outlook(committingDraftOf: self)) }
         return decideFinish(in: self)
     }
 
@@ -179,7 +179,7 @@ extension Session {
 
     /// The field a focus move from the first responder (or nothing) goes to; nil: none.
     func focusTarget(_ move: FocusMove) -> Int? {
-        if let outlook = outlook() { return focusTarget(move, in: outlook) }
+        if draftChangesValue { return focusTarget(move, in: Outlook(committingDraftOf: self)) }
         return focusTarget(move, in: self)
     }
 

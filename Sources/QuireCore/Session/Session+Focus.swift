@@ -18,7 +18,7 @@ extension Session {
     /// Why a field cannot take a tap now, if it cannot.
     func tapRefusal(_ field: Int) -> IgnoreReason? {
         if motion != nil { return .transitionInProgress }
-        if flow.fields[field].page != currentPage { return .otherPage }
+        if flow.fieldTraits[field].page != currentPage { return .otherPage }
         if !fieldVisible[field] { return .hidden }
         if !fieldEnabled[field] { return .disabled }
         return nil
@@ -40,7 +40,7 @@ extension Session {
         }
         if input?.field == field {
             // A second tap toggles a picker (commit and resign); a text field stays first responder.
-            if definition.isPicker { resign(commit: true) }
+            if flow.fieldTraits[field].isPicker { resign(commit: true) }
             return
         }
         focus(field)
@@ -49,7 +49,7 @@ extension Session {
     // MARK: Becoming and resigning first responder
 
     func view(of field: Int) -> InputView {
-        switch flow.fields[field].kind {
+        switch flow.fieldTraits[field].kind {
         case .duration: .durationPicker
         case .choice: .choiceList
         default: .keyboard
@@ -58,10 +58,10 @@ extension Session {
 
     /// Makes `field` first responder, resigning (and committing) the current one first.
     mutating func focus(_ field: Int) {
-        let previous = input.map { flow.fields[$0.field].id }
+        let previous = input.map { flow.fieldIDs[$0.field] }
         if input != nil { resign(commit: true, handingOff: true) }
-        let id = flow.fields[field].id
-        guard canFocus(field), flow.fields[field].page == currentPage else {
+        let id = flow.fieldIDs[field]
+        guard canFocus(field), flow.fieldTraits[field].page == currentPage else {
             // Committing the previous field hid or disabled this one (a tap on a field that the
             // draft hides): the tap committed and resigned.
             if previous != nil { emit(.focusChanged(from: previous, to: nil)) }
@@ -73,6 +73,7 @@ extension Session {
     }
 
     func initialDraft(_ field: Int) -> FieldValue {
+        guard flow.fieldTraits[field].isPicker else { return .null }
         let value = values[field]
         switch flow.fields[field].kind {
         case .duration(let options):
@@ -91,15 +92,15 @@ extension Session {
     mutating func resign(commit: Bool, handingOff: Bool = false) {
         guard let editing = input else { return }
         let field = editing.field
-        let definition = flow.fields[field]
+        let id = flow.fieldIDs[field]
         input = nil
         touched[field] = true
-        emit(.inputDismissed(field: definition.id, committed: commit))
-        if commit && definition.isPicker && editing.draft != values[field] {
+        emit(.inputDismissed(field: id, committed: commit))
+        if commit && flow.fieldTraits[field].isPicker && editing.draft != values[field] {
             setValue(field, editing.draft)
-            emit(.valueChanged(field: definition.id, value: definition.json(editing.draft)))
+            emit(.valueChanged(field: id, value: flow.fields[field].json(editing.draft)))
         }
-        if !handingOff { emit(.focusChanged(from: definition.id, to: nil)) }
+        if !handingOff { emit(.focusChanged(from: id, to: nil)) }
     }
 
     /// The input accessory toolbar of a field: its own, else the flow's, else the standard one.
@@ -128,7 +129,7 @@ extension Session {
             resign(commit: true)
         case .cancel:
             // Pickers restore the value from before editing; text keeps what was typed.
-            resign(commit: !flow.fields[editing.field].isPicker)
+            resign(commit: !flow.fieldTraits[editing.field].isPicker)
         case .flexibleSpace, .fixedSpace:
             ignore(event, .notAButton)
         }
@@ -146,7 +147,7 @@ extension Session {
             pressReturn(event)
         case .escape:
             guard let editing = input else { return ignore(event, .noFirstResponder) }
-            resign(commit: !flow.fields[editing.field].isPicker)
+            resign(commit: !flow.fieldTraits[editing.field].isPicker)
         case .backSpace:
             backSpace(event)
         case .up, .down, .left, .right, .pageUp, .pageDown, .home, .end:
@@ -166,13 +167,13 @@ extension Session {
 
     mutating func pressReturn(_ event: Event) {
         guard let editing = input else { return ignore(event, .noFirstResponder) }
-        guard case .text = flow.fields[editing.field].kind else { return resign(commit: true) }
+        guard flow.fieldTraits[editing.field].kind == .text else { return resign(commit: true) }
         if let next = focusTarget(.returnKey) { focus(next) } else { resign(commit: true) }
     }
 
     /// What Return shows on a text field's keyboard: `next` or `done`.
     func effectiveReturnKey(_ field: Int) -> ReturnKey {
-        guard input?.field == field, case .text = flow.fields[field].kind else { return .done }
+        guard input?.field == field, flow.fieldTraits[field].kind == .text else { return .done }
         return focusTarget(.returnKey) != nil ? .next : .done
     }
 
@@ -252,7 +253,8 @@ extension Session {
         guard !text.isEmpty else { return }
         guard let editing = input else { return ignore(event, .noFirstResponder) }
         let field = editing.field
-        guard case .text(let options) = flow.fields[field].kind else { return ignore(event, .notTextInput) }
+        let traits = flow.fieldTraits[field]
+        guard traits.kind == .text else { return ignore(event, .notTextInput) }
         var current = ""
         if case .text(let existing) = values[field] { current = existing }
         // The new length without building the new text: only the last cluster can join the
@@ -265,13 +267,13 @@ extension Session {
         } else {
             length = text.count
         }
-        if let maxLength = options.maxLength, length > maxLength {
-            return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fields[field].id, code: .maxLength)]))
+        if length > traits.high {
+            return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
         values[field] = .null  // leave `current` the only owner, so the append is in place
         current.append(contentsOf: text)
         textLengths[field] = length
-        let id = flow.fields[field].id
+        let id = flow.fieldIDs[field]
         setValue(field, .text(current))
         emit(.valueChanged(field: id, value: .string(current)))
     }
@@ -279,12 +281,12 @@ extension Session {
     mutating func backSpace(_ event: Event) {
         guard let editing = input else { return ignore(event, .noFirstResponder) }
         let field = editing.field
-        guard case .text = flow.fields[field].kind else { return ignore(event, .notTextInput) }
+        guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
         guard case .text(var text) = values[field], !text.isEmpty else { return ignore(event, .emptyText) }
         values[field] = .null
         text.removeLast()
         textLengths[field] -= 1
         setValue(field, .text(text))
-        emit(.valueChanged(field: flow.fields[field].id, value: .string(text)))
+        emit(.valueChanged(field: flow.fieldIDs[field], value: .string(text)))
     }
 }

@@ -50,14 +50,11 @@ extension Session: Answers {
         return before < pagesWithErrors.total ? pagesWithErrors.find(before) : nil
     }
 
-    /// The session as it will be once the open picker's draft commits, or nil when committing it
-    /// would change nothing. Built without touching the session: the draft's consequences are
-    /// propagated into an overlay.
-    func outlook() -> Outlook? {
-        guard let input, flow.fields[input.field].isPicker, input.draft != values[input.field] else { return nil }
-        var outlook = Outlook(base: self)
-        outlook.assign(input.field, input.draft)
-        return outlook
+    /// Whether committing the open picker's draft would change its field's value: only then do
+    /// decisions need an `Outlook`.
+    var draftChangesValue: Bool {
+        guard let input, flow.fieldTraits[input.field].isPicker else { return false }
+        return input.draft != values[input.field]
     }
 }
 
@@ -80,7 +77,12 @@ struct Outlook: Derivation, Answers {
     /// Per page: errors added (positive) or removed (negative) relative to the session.
     private var errorDelta: [Int: Int] = [:]
 
-    init(base: Session) { self.base = base }
+    /// The session as it will be once its open picker's draft commits. Built without touching
+    /// the session: the draft's consequences are propagated into the overlay.
+    init(committingDraftOf session: Session) {
+        base = session
+        if let input = session.input { assign(input.field, input.draft) }
+    }
 
     var flow: Flow { base.flow }
 
@@ -116,7 +118,7 @@ struct Outlook: Derivation, Answers {
 
     mutating func storeError(_ field: Int, _ error: ValidationCode?) {
         var changed = state(field)
-        let page = flow.fields[field].page
+        let page = flow.fieldTraits[field].page
         if changed.error == nil { errorDelta[page, default: 0] += 1 }
         if error == nil { errorDelta[page, default: 0] -= 1 }
         changed.error = error

@@ -58,7 +58,7 @@ extension Session {
     /// Reveals what blocks a move and says so.
     mutating func refuse(_ reason: Refusal, _ blockers: [Blocker]) {
         for blocker in blockers { touched[blocker.field] = true }
-        emit(.refused(reason: reason, errors: blockers.map { FieldError(field: flow.fields[$0.field].id, code: $0.code) }))
+        emit(.refused(reason: reason, errors: blockers.map { FieldError(field: flow.fieldIDs[$0.field], code: $0.code) }))
     }
 
     /// Starts (or retargets) the animation towards `target`, visible page `index` once an open

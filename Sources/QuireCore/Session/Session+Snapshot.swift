@@ -13,7 +13,7 @@ extension Session {
         object.append("locale", .string(locale))
         object.append("viewportWidth", .number(viewportWidth))
         object.append("values", stateValue("values")!)
-        object.append("touched", .array(flow.fields.indices.filter { touched[$0] }.map { .string(flow.fields[$0].id) }))
+        object.append("touched", .array(flow.fields.indices.filter { touched[$0] }.map { .string(flow.fieldIDs[$0]) }))
         object.append("page", .string(flow.pages[currentPage].id))
         object.append("position", .number(position))
         if let motion {
@@ -213,7 +213,7 @@ extension Session {
             reader.error(path + "field", "input names no field of the flow")
             return nil
         }
-        guard session.canFocus(field), flow.fields[field].page == session.currentPage else {
+        guard session.canFocus(field), flow.fieldTraits[field].page == session.currentPage else {
             reader.error(path + "field", "'\(id)' cannot be first responder on page '\(flow.pages[session.currentPage].id)'")
             return nil
         }
@@ -221,7 +221,7 @@ extension Session {
         let draft = object["draft"].flatMap { definition.value(from: $0) } ?? .null
         let original = object["original"].flatMap { definition.value(from: $0) } ?? .null
         let selected = object["selectedWheel"]?.intValue ?? 0
-        if definition.isPicker && draft.isNull {
+        if flow.fieldTraits[field].isPicker && draft.isNull {
             reader.error(path + "draft", "an open picker needs a draft")
             return nil
         }

@@ -35,7 +35,7 @@ extension Session {
                 "hidden": .bool(indicatorHidden),
             ]
         case "focus":
-            return input.map { .string(flow.fields[$0.field].id) } ?? .null
+            return input.map { .string(flow.fieldIDs[$0.field]) } ?? .null
         case "input":
             return inputJSON
         case "values":
@@ -64,7 +64,7 @@ extension Session {
     public var shownErrors: [FieldError] {
         var errors: [FieldError] = []
         for field in flow.fields.indices where touched[field] {
-            if let code = fieldError[field] { errors.append(FieldError(field: flow.fields[field].id, code: code)) }
+            if let code = fieldError[field] { errors.append(FieldError(field: flow.fieldIDs[field], code: code)) }
         }
         return errors
     }
@@ -145,7 +145,7 @@ extension Session {
     }
 
     /// The first responder's field id, if any.
-    public var focusedField: String? { input.map { flow.fields[$0.field].id } }
+    public var focusedField: String? { input.map { flow.fieldIDs[$0.field] } }
 
     /// A field's value as contract JSON.
     public func value(of fieldID: String) -> JSONValue? {
