@@ -426,6 +426,17 @@ public func quireEngineSetViewportWidth(_ engine: EngineHandle?, _ width: Double
     return true
 }
 
+/// quire_engine_get_viewport_width:
+/// @engine: (nullable): an engine
+///
+/// The width drags are measured against.
+///
+/// Returns: the width in pixels; 0 when @engine is %NULL.
+@c(quire_engine_get_viewport_width)
+public func quireEngineGetViewportWidth(_ engine: EngineHandle?) -> Double {
+    Engine.from(engine)?.session.viewportWidth ?? 0
+}
+
 // MARK: - Memory and versions
 
 /// quire_free:

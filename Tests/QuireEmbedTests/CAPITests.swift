@@ -357,7 +357,9 @@ func observe(_ engine: EngineHandle?, _ recorder: Recorder) -> Bool {
             let outcome = withError { quireEngineSetViewportWidth(engine, bad, $0) }
             #expect(!outcome.result && outcome.code == QUIRE_ENGINE_ERROR_INVALID_ARGUMENT)
         }
+        #expect(quireEngineGetViewportWidth(engine) == 800)
         #expect(quireEngineSetViewportWidth(engine, 400, nil))
+        #expect(quireEngineGetViewportWidth(engine) == 400)
         #expect(send(engine, #"{"dragBegin": {}}"#).sent)
         #expect(send(engine, #"{"dragUpdate": {"dx": -200}}"#).sent)
         #expect(json(take(quireEngineGetState(engine)))?["position"] == 0.5)
@@ -384,6 +386,7 @@ func observe(_ engine: EngineHandle?, _ recorder: Recorder) -> Bool {
         #expect(quireEngineGetOutcome(nil) == nil)
         #expect(quireEngineGetResult(nil) == nil)
         #expect(quireEngineGetLocale(nil) == nil)
+        #expect(quireEngineGetViewportWidth(nil) == 0)
         #expect(withError { quireEngineSetViewportWidth(nil, 100, $0) }.code == QUIRE_ENGINE_ERROR_INVALID_ARGUMENT)
     }
 

@@ -273,6 +273,16 @@ char *quire_engine_get_locale (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 bool quire_engine_set_viewport_width (QuireEngine *engine, double width, QuireEngineError **error);
 
 /**
+ * quire_engine_get_viewport_width:
+ * @engine: (nullable): an engine
+ *
+ * The width drags are measured against.
+ *
+ * Returns: the width in pixels; 0 when @engine is %NULL.
+ */
+double quire_engine_get_viewport_width (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+
+/**
  * quire_free:
  * @memory: (nullable): text returned by Quire, or %NULL (nothing happens)
  *
