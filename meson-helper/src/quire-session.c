@@ -116,6 +116,8 @@ take_node (char *text)
   return node;
 }
 
+static void refresh (QuireSession *self);
+
 static void
 on_engine_notification (QuireEngine *engine, const char *notification_json, void *user_data)
 {
@@ -134,6 +136,9 @@ on_engine_notification (QuireEngine *engine, const char *notification_json, void
   if (members == NULL)
     return;
   name = members->data;
+  /* The event has been applied whole before its first notification: handlers see the
+   * properties as they are now (their `notify` comes first). */
+  refresh (self);
   g_signal_emit (self, signals[SIGNAL_NOTIFICATION], g_quark_from_string (name), name,
                  json_object_get_member (object, name));
 }
@@ -354,7 +359,8 @@ quire_session_class_init (QuireSessionClass *klass)
    *   or `completed`
    * @payload: the notification's payload, an object (e.g. `{"field": "userName", "value": "Aki"}`)
    *
-   * Emitted for each notification an event emits, in order, while quire_session_send() runs.
+   * Emitted for each notification an event emits, in order, while quire_session_send() runs,
+   * once the event has been applied: the state and the properties are already the new ones.
    * The signal is detailed by @name: connect to `notification::valueChanged` for one kind.
    * A handler may send events (their notifications are emitted at once, inside it).
    */
@@ -500,8 +506,9 @@ quire_session_restore_from_node (JsonNode *snapshot, GError **error)
  * @event_json: one event as JSON text, e.g. `{"tap": "button:next"}`
  * @error: return location for a #GError, or %NULL
  *
- * Sends one event: emits #QuireSession::notification for each notification, in order, then
- * `notify` for each property that changed. An event that does not apply (any event after
+ * Sends one event: emits `notify` for each property that changed, then
+ * #QuireSession::notification for each notification, in order; the event is applied whole
+ * before the first signal, so handlers see the new state and properties. An event that does not apply (any event after
  * completion, typing with nothing focused) is not an error: it emits an `ignored` notification.
  *
  * Returns: %TRUE when sent; %FALSE with @error set (%QUIRE_ERROR_INVALID_ARGUMENT,
