@@ -40,3 +40,22 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Embedding: libquire.so, Quire's C API (Sources/QuireEmbed: `@c` functions over the core; its
+// types in Sources/CQuire, a header-only module; <quire.h> is generated from the Swift code by
+// scripts/generate-header). It needs nothing beyond the toolchain: the GObject layer, GObject
+// Introspection and the GNOME-style install are built by meson-helper/ (docs/embedding.md).
+package.products.append(.library(name: "Quire", type: .dynamic, targets: ["QuireEmbed"]))
+package.targets += [
+    .systemLibrary(name: "CQuire"),
+    .target(
+        name: "QuireEmbed", dependencies: ["QuireCore", "CQuire"], exclude: ["libquire.map"],
+        // A versioned SONAME, and only the quire_* functions exported (libquire.map).
+        linkerSettings: [
+            .unsafeFlags([
+                "-Xlinker", "-soname=libquire.so.0",
+                "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/QuireEmbed/libquire.map",
+            ])
+        ]),
+    .testTarget(name: "QuireEmbedTests", dependencies: ["QuireEmbed", "QuireCore", "CQuire"]),
+]

@@ -420,3 +420,33 @@ public final class JUnitReporter: Reporter {
         unlink(partPath)
     }
 }
+
+/// `--final-states`: one JSON object a line per script that ran, in the report order:
+/// `{"script": PATH, "status": "passed" | "failed", "state": STATE}`, the state after the last
+/// step run. Other fronts replay the same scripts and compare their final state with it (the C
+/// library's test does).
+public final class FinalStatesReporter: Reporter {
+    let sink: OutputSink
+
+    public init(sink: OutputSink) {
+        self.sink = sink
+    }
+
+    public func begin(candidates: Int) {}
+
+    public func report(_ result: ScriptResult) {
+        guard let state = result.finalState else { return }
+        let status: String
+        switch result.status {
+        case .passed: status = "passed"
+        case .failed: status = "failed"
+        case .bad, .skipped: return
+        }
+        let line: JSONValue = ["script": .string(result.file), "status": .string(status), "state": state]
+        sink.write(JSONWriter.string(line) + "\n")
+    }
+
+    public func finish(_ summary: Summary) {
+        sink.flush()
+    }
+}

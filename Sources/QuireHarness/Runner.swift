@@ -9,6 +9,8 @@ public enum Runner {
         public var trace = false
         /// How many recent events a failure report shows.
         public var recentEvents = 5
+        /// Keep the session's state after the last step run (for `--final-states`).
+        public var finalState = false
 
         public init(recordSteps: Bool = false, trace: Bool = false) {
             self.recordSteps = recordSteps
@@ -94,7 +96,8 @@ public enum Runner {
         trace?.failingStep = failure?.step
         return ScriptResult(
             file: script.file, name: script.name, status: failure.map(ScriptResult.Status.failed) ?? .passed,
-            milliseconds: elapsed, steps: records, trace: trace, description: script.description)
+            milliseconds: elapsed, steps: records, trace: trace, description: script.description,
+            finalState: options.finalState ? session.state : nil)
     }
 
     /// Whether `patterns` match a contiguous run of `window` (an empty list: the window is empty).
@@ -156,6 +159,8 @@ public struct ScriptResult: Sendable {
     public var trace: Trace? = nil
     /// The script's `description`, when it has one.
     public var description: String? = nil
+    /// The state after the last step run (every step when it passed), when asked for.
+    public var finalState: JSONValue? = nil
     /// The script's identity in reports (a JUnit `classname` and `name`), from its path; it
     /// stays the same when the script turns bad. Set by `Suite`.
     public var id = TestID()

@@ -40,6 +40,12 @@ struct Test: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JSON trace and an HTML page per script into DIR.", valueName: "DIR"))
     var trace: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Write each script's final state to FILE, one JSON object a line: {\"script\", \"status\", \"state\"} ('-': standard output, the console report then goes to standard error).",
+            valueName: "FILE"))
+    var finalStates: String?
+
     @Flag(name: .shortAndLong, help: "List only failures and the totals (no line per passing script).")
     var quiet = false
 
@@ -49,8 +55,8 @@ struct Test: ParsableCommand {
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one script or folder, e.g. quire test data/sessions") }
         if jobs < 1 { throw ValidationError("--jobs takes how many scripts to run at once, at least 1; got \(jobs)") }
-        if tap == "-" && junit == "-" {
-            throw ValidationError("only one report can go to standard output: give --tap or --junit a file")
+        if [tap, junit, finalStates].filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("only one report can go to standard output: give --tap, --junit or --final-states a file")
         }
         if let shard, parseShard(shard) == nil {
             throw ValidationError("--shard takes K/N with 1 <= K <= N, e.g. 1/4; got '\(shard)'")
@@ -69,8 +75,9 @@ struct Test: ParsableCommand {
         if let shard, let (k, n) = parseShard(shard) { options.shard = (k, n) }
         options.runner.recordSteps = junit != nil
         options.runner.trace = trace != nil
+        options.runner.finalState = finalStates != nil
 
-        let reportToStdout = tap == "-" || junit == "-"
+        let reportToStdout = tap == "-" || junit == "-" || finalStates == "-"
         let consoleFD: Int32 = reportToStdout ? 2 : 1
         let consoleSink = reportToStdout ? FileSink.standardError() : FileSink.standardOutput()
         let live = !plain && isatty(consoleFD) != 0
@@ -88,6 +95,13 @@ struct Test: ParsableCommand {
                 throw ExitCode(Exit.badInput)
             }
             reporters.append(reporter)
+        }
+        if let finalStates {
+            guard let sink = finalStates == "-" ? FileSink.standardOutput() : FileSink(path: finalStates) else {
+                printError("quire test: cannot write the final states to '\(Printable.line(finalStates))'")
+                throw ExitCode(Exit.badInput)
+            }
+            reporters.append(FinalStatesReporter(sink: sink))
         }
         var traces: TraceWriter?
         if let trace {

@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import Testing
 
 /// The `quire` command as a user runs it: exit codes, the console's last line, and each
@@ -155,6 +156,29 @@ import Testing
         #expect(trace.contains(#""failingStep": 5"#))
         let page = try String(contentsOf: folder.appendingPathComponent(String(failing.dropLast(11)) + ".html"), encoding: .utf8)
         #expect(page.contains("Step 5</a> failed"))
+    }
+
+    @Test func finalStatesWritesTheLastStateOfEachScriptThatRanALine() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("quire-final-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try quire(["test", "--plain", "--final-states", file.path, "mixed"])
+        #expect(run.status == 2)
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(String($0)).value }
+        #expect(lines.map { $0["script"] } == ["mixed/01-pass.json", "mixed/02-fail.json", "mixed/sub/06-emitted.json"])
+        #expect(lines.map { $0["status"] } == ["passed", "failed", "failed"])
+        // The passing script's state after its last step; the failing one's at the failing step
+        // (step 5 of 6: the choice list still open, `accessory:done` not sent).
+        #expect(lines[0]["state"]?["page"]?["index"] == 1)
+        #expect(lines[0]["state"]?["values"]?["name"] == "Aki")
+        #expect(lines[1]["state"]?["focus"] == "pick")
+        #expect(lines[1]["state"]?["input"]?["draft"] == "y")
+    }
+
+    @Test func finalStatesToStandardOutputMovesTheConsoleReportToStandardError() throws {
+        let run = try quire(["test", "--plain", "--final-states", "-", "pass/a.json"])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix(#"{"script":"pass/a.json","status":"passed","state":{"page":"#))
+        #expect(run.stderr.hasSuffix("1 passed, 0 failed\n"))
     }
 
     /// `quire check` on each file of the core's bad-flow corpus exits 2 and prints exactly the

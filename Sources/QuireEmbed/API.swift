@@ -1,0 +1,504 @@
+import CQuire
+import QuireCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// Quire's C API. Every `@c` function here is declared in <quire.h>, which scripts/generate-header
+// writes from the compiler's own C declarations of these functions and the gtk-doc comments
+// below (copied as they are). Nothing reachable from C may trap: every pointer may be NULL, every
+// text may be malformed, and each such case is an error or a documented no-op.
+
+public typealias EngineHandle = UnsafeMutablePointer<QuireEngine>
+public typealias ErrorOut = UnsafeMutablePointer<UnsafeMutablePointer<QuireEngineError>?>
+public typealias CText = UnsafePointer<CChar>
+public typealias OwnedText = UnsafeMutablePointer<CChar>
+
+// MARK: - Creating and freeing
+
+/// quire_engine_new_from_file:
+/// @path: (type filename): the path of a `quire.flow/1` flow file
+/// @error: (optional): where to put an error, or %NULL
+///
+/// Loads and validates a flow file and starts a session on it: on the first visible page, nothing
+/// focused, locale `en`, a viewport 800 pixels wide (see quire_engine_set_locale() and
+/// quire_engine_set_viewport_width()). A flow is rejected whole, with every problem listed.
+///
+/// Returns: (transfer full) (nullable): a new engine, to free with quire_engine_free(), or %NULL
+///   with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@path is %NULL),
+///   %QUIRE_ENGINE_ERROR_FILE, %QUIRE_ENGINE_ERROR_INVALID_JSON or %QUIRE_ENGINE_ERROR_INVALID_FLOW.
+@c(quire_engine_new_from_file)
+public func quireEngineNewFromFile(_ path: CText?, _ error: ErrorOut?) -> EngineHandle? {
+    guard let path else {
+        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_new_from_file: path is NULL")
+        return nil
+    }
+    let name = String(decoding: UnsafeRawBufferPointer(start: path, count: strlen(path)), as: UTF8.self)
+    let bytes: [UInt8]
+    switch FileReader.read(path, limit: JSONLimits.default.documentBytes) {
+    case .success(let read): bytes = read
+    case .failure(let problem):
+        CBridge.fail(error, QUIRE_ENGINE_ERROR_FILE, "\(name): \(problem.message)")
+        return nil
+    }
+    return makeEngine(flowBytes: bytes, file: name, error)
+}
+
+/// quire_engine_new_from_json:
+/// @json: a `quire.flow/1` flow as JSON text (UTF-8)
+/// @error: (optional): where to put an error, or %NULL
+///
+/// Like quire_engine_new_from_file(), from text; problems are placed as `<flow>:line:column`.
+///
+/// Returns: (transfer full) (nullable): a new engine, to free with quire_engine_free(), or %NULL
+///   with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@json is %NULL or not UTF-8),
+///   %QUIRE_ENGINE_ERROR_INVALID_JSON or %QUIRE_ENGINE_ERROR_INVALID_FLOW.
+@c(quire_engine_new_from_json)
+public func quireEngineNewFromJSON(_ json: CText?, _ error: ErrorOut?) -> EngineHandle? {
+    guard let text = CBridge.string(json) else {
+        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_new_from_json: json is \(json == nil ? "NULL" : "not UTF-8")")
+        return nil
+    }
+    return makeEngine(flowBytes: Array(text.utf8), file: "<flow>", error)
+}
+
+func makeEngine(flowBytes bytes: [UInt8], file: String, _ error: ErrorOut?) -> EngineHandle? {
+    do {
+        let flow = try Flow.load(bytes: bytes, file: file)
+        return Engine.handle(for: Session(flow: flow))
+    } catch let problem {
+        let code = isJSON(bytes, limits: .default) ? QUIRE_ENGINE_ERROR_INVALID_FLOW : QUIRE_ENGINE_ERROR_INVALID_JSON
+        CBridge.fail(error, code, diagnostics(problem))
+        return nil
+    }
+}
+
+/// quire_engine_restore:
+/// @snapshot_json: a `quire.snapshot/1` snapshot as JSON text, as quire_engine_snapshot() returns
+/// @error: (optional): where to put an error, or %NULL
+///
+/// Builds an engine from a snapshot: the same flow, locale, viewport, values, page, running
+/// animation or drag, open picker with its draft, and result. The new engine has no observer.
+///
+/// Returns: (transfer full) (nullable): a new engine, to free with quire_engine_free(), or %NULL
+///   with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (%NULL or not UTF-8),
+///   %QUIRE_ENGINE_ERROR_INVALID_JSON or %QUIRE_ENGINE_ERROR_INVALID_SNAPSHOT.
+@c(quire_engine_restore)
+public func quireEngineRestore(_ snapshot_json: CText?, _ error: ErrorOut?) -> EngineHandle? {
+    guard let text = CBridge.string(snapshot_json) else {
+        CBridge.fail(
+            error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_restore: snapshot_json is \(snapshot_json == nil ? "NULL" : "not UTF-8")")
+        return nil
+    }
+    let bytes = Array(text.utf8)
+    do {
+        return Engine.handle(for: try Session(restoring: bytes, file: "<snapshot>"))
+    } catch let problem {
+        let code = isJSON(bytes, limits: .snapshot) ? QUIRE_ENGINE_ERROR_INVALID_SNAPSHOT : QUIRE_ENGINE_ERROR_INVALID_JSON
+        CBridge.fail(error, code, diagnostics(problem))
+        return nil
+    }
+}
+
+/// quire_engine_free:
+/// @engine: (nullable) (transfer full): an engine, or %NULL (nothing happens)
+///
+/// Frees an engine. Its observer's destroy notifier, if any, is called. Called from inside an
+/// observer, the engine stays valid until the quire_engine_send() that delivered the notification
+/// returns, and no further notification is delivered; do not use @engine afterwards.
+@c(quire_engine_free)
+public func quireEngineFree(_ engine: EngineHandle?) {
+    Engine.free(engine)
+}
+
+// MARK: - Events and observers
+
+/// quire_engine_send:
+/// @engine: an engine
+/// @event_json: one event as JSON text, e.g. `{"tap":"button:next"}`, `{"type":"Aki"}`,
+///   `{"tick":16.7}`
+/// @error: (optional): where to put an error, or %NULL
+///
+/// Sends one event. The observer, if any, is called for each notification it emits, in order,
+/// before this returns. An event that does not apply (typing with nothing focused, any event after
+/// completion) is not an error: it changes nothing and emits an `ignored` notification.
+///
+/// Returns: %TRUE when the event was sent; %FALSE with @error set to
+///   %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@engine or @event_json is %NULL, or the text is not
+///   UTF-8), %QUIRE_ENGINE_ERROR_INVALID_JSON or %QUIRE_ENGINE_ERROR_INVALID_EVENT; the session is
+///   then unchanged.
+@c(quire_engine_send)
+@discardableResult
+public func quireEngineSend(_ engine: EngineHandle?, _ event_json: CText?, _ error: ErrorOut?) -> Bool {
+    guard let handle = engine, let box = Engine.from(handle) else {
+        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_send: engine is NULL")
+        return false
+    }
+    guard let text = CBridge.string(event_json) else {
+        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_send: event_json is \(event_json == nil ? "NULL" : "not UTF-8")")
+        return false
+    }
+    switch parseEvent(text) {
+    case .success(let event):
+        box.send(event, handle: handle)
+        return true
+    case .failure(let failure):
+        CBridge.fail(error, failure.code, failure.lines)
+        return false
+    }
+}
+
+/// An error on its way to C.
+struct EmbedFailure: Error {
+    var code: QuireEngineErrorCode
+    var lines: [String]
+}
+
+/// Reads one event from JSON text (CONTRACT §3).
+func parseEvent(_ text: String) -> Result<Event, EmbedFailure> {
+    let value: JSONValue
+    let reader: DocumentReader
+    do {
+        (value, reader) = try DocumentReader.parse(file: "<event>", bytes: Array(text.utf8))
+    } catch {
+        return .failure(EmbedFailure(code: QUIRE_ENGINE_ERROR_INVALID_JSON, lines: diagnostics(error)))
+    }
+    if reader.hasProblems {
+        return .failure(EmbedFailure(code: QUIRE_ENGINE_ERROR_INVALID_EVENT, lines: reader.diagnostics().map(\.description)))
+    }
+    switch Event.parse(value) {
+    case .success(let event): return .success(event)
+    case .failure(let problem):
+        return .failure(
+            EmbedFailure(code: QUIRE_ENGINE_ERROR_INVALID_EVENT, lines: ["<event>: \(JSONPath(components: problem.path)): \(problem.message)"]))
+    }
+}
+
+/// quire_engine_set_observer:
+/// @engine: (nullable): an engine
+/// @observer: (nullable) (scope notified) (closure user_data) (destroy destroy): called for each
+///   notification, or %NULL to remove the observer
+/// @user_data: (nullable): passed to @observer
+/// @destroy: (nullable): called on @user_data when it is no longer needed, or %NULL
+///
+/// Sets the one observer of an engine, replacing (and calling the destroy notifier of) the
+/// previous one. @destroy runs once: when this observer is replaced or removed, when the engine
+/// is freed, or at once when @observer or @engine is %NULL — so user data handed over is never
+/// leaked. Replaced inside a callback, the old observer receives no further notification and
+/// its notifier runs when that callback returns.
+///
+/// Returns: %TRUE when @observer was set; %FALSE when it was %NULL (the observer was removed)
+///   or @engine was %NULL.
+@c(quire_engine_set_observer)
+@discardableResult
+public func quireEngineSetObserver(
+    _ engine: EngineHandle?, _ observer: QuireEngineObserver?, _ user_data: UnsafeMutableRawPointer?, _ destroy: QuireDestroyNotify?
+) -> Bool {
+    guard let box = Engine.from(engine) else {
+        destroy?(user_data)
+        return false
+    }
+    guard let observer else {
+        box.observer = nil
+        destroy?(user_data)
+        return false
+    }
+    box.observer = Observer(callback: observer, userData: user_data, destroy: destroy)
+    return true
+}
+
+// MARK: - Reading the session
+
+/// quire_engine_get_state:
+/// @engine: (nullable): an engine
+///
+/// The session's state as JSON: page, position, transition, indicator, focus, input, values,
+/// errors, buttons and completed — what session scripts' `expect` matches (docs/embedding.md).
+///
+/// Returns: (transfer full) (nullable): JSON text, to free with quire_free(); %NULL when @engine
+///   is %NULL.
+@c(quire_engine_get_state)
+public func quireEngineGetState(_ engine: EngineHandle?) -> OwnedText? {
+    guard let box = Engine.from(engine) else { return nil }
+    return CBridge.copy(JSONWriter.string(box.session.state))
+}
+
+/// quire_engine_get_presentation:
+/// @engine: (nullable): an engine
+///
+/// What a front renders, localized for the engine's locale, as JSON:
+/// `{"chrome": {...}, "pages": [...]}` — the title, indicator, buttons, progress, the open input
+/// view, and the current page with its neighbours (titles, labels, display strings, errors).
+///
+/// Returns: (transfer full) (nullable): JSON text, to free with quire_free(); %NULL when @engine
+///   is %NULL.
+@c(quire_engine_get_presentation)
+public func quireEngineGetPresentation(_ engine: EngineHandle?) -> OwnedText? {
+    guard let box = Engine.from(engine) else { return nil }
+    return CBridge.copy(JSONWriter.string(box.session.presentation))
+}
+
+/// quire_engine_get_page_presentation:
+/// @engine: (nullable): an engine
+/// @index: a visible page's index, from 0
+///
+/// One page's presentation, as in the `pages` of quire_engine_get_presentation(), for any
+/// visible page.
+///
+/// Returns: (transfer full) (nullable): JSON text, to free with quire_free(); %NULL when @engine
+///   is %NULL or no visible page has that index.
+@c(quire_engine_get_page_presentation)
+public func quireEngineGetPagePresentation(_ engine: EngineHandle?, _ index: Int32) -> OwnedText? {
+    guard let box = Engine.from(engine), let page = box.session.presentPage(at: Int(index)) else { return nil }
+    return CBridge.copy(JSONWriter.string(page.json))
+}
+
+/// quire_engine_snapshot:
+/// @engine: (nullable): an engine
+///
+/// The whole session as a `quire.snapshot/1` JSON document, with its flow embedded, for
+/// quire_engine_restore(): save it to disk and a crash loses nothing.
+///
+/// Returns: (transfer full) (nullable): JSON text, to free with quire_free(); %NULL when @engine
+///   is %NULL.
+@c(quire_engine_snapshot)
+public func quireEngineSnapshot(_ engine: EngineHandle?) -> OwnedText? {
+    guard let box = Engine.from(engine) else { return nil }
+    return CBridge.copy(JSONWriter.string(box.session.snapshot(includingFlow: true)))
+}
+
+/// quire_engine_get_page_index:
+/// @engine: (nullable): an engine
+///
+/// The current page's index among the visible pages (it changes when a transition completes).
+///
+/// Returns: the index, from 0; -1 when @engine is %NULL.
+@c(quire_engine_get_page_index)
+public func quireEngineGetPageIndex(_ engine: EngineHandle?) -> Int32 {
+    guard let box = Engine.from(engine) else { return -1 }
+    return Int32(clamping: box.session.currentIndex)
+}
+
+/// quire_engine_get_page_count:
+/// @engine: (nullable): an engine
+///
+/// How many pages are visible now (pages with a `visibleIf` come and go with the answers).
+///
+/// Returns: the count; -1 when @engine is %NULL.
+@c(quire_engine_get_page_count)
+public func quireEngineGetPageCount(_ engine: EngineHandle?) -> Int32 {
+    guard let box = Engine.from(engine) else { return -1 }
+    return Int32(clamping: box.session.pageCount)
+}
+
+/// quire_engine_get_page_id:
+/// @engine: (nullable): an engine
+///
+/// The current page's id, from the flow.
+///
+/// Returns: (transfer full) (nullable): the id, to free with quire_free(); %NULL when @engine is
+///   %NULL.
+@c(quire_engine_get_page_id)
+public func quireEngineGetPageID(_ engine: EngineHandle?) -> OwnedText? {
+    guard let box = Engine.from(engine), let id = box.session.stateValue("page")?["id"]?.stringValue else { return nil }
+    return CBridge.copy(id)
+}
+
+/// quire_engine_get_focus:
+/// @engine: (nullable): an engine
+///
+/// The field that is first responder.
+///
+/// Returns: (transfer full) (nullable): its id, to free with quire_free(); %NULL when nothing is
+///   focused or @engine is %NULL.
+@c(quire_engine_get_focus)
+public func quireEngineGetFocus(_ engine: EngineHandle?) -> OwnedText? {
+    guard let box = Engine.from(engine), let id = box.session.focusedField else { return nil }
+    return CBridge.copy(id)
+}
+
+/// quire_engine_is_completed:
+/// @engine: (nullable): an engine
+///
+/// Whether the session has completed (finished or cancelled). After completion every event is
+/// ignored.
+///
+/// Returns: %TRUE when completed; %FALSE otherwise or when @engine is %NULL.
+@c(quire_engine_is_completed)
+public func quireEngineIsCompleted(_ engine: EngineHandle?) -> Bool {
+    Engine.from(engine)?.session.completed != nil
+}
+
+/// quire_engine_get_outcome:
+/// @engine: (nullable): an engine
+///
+/// How the session completed.
+///
+/// Returns: (transfer full) (nullable): `"finished"` or `"cancelled"`, to free with quire_free();
+///   %NULL before completion or when @engine is %NULL.
+@c(quire_engine_get_outcome)
+public func quireEngineGetOutcome(_ engine: EngineHandle?) -> OwnedText? {
+    guard let outcome = Engine.from(engine)?.session.completed?.outcome else { return nil }
+    return CBridge.copy(outcome.rawValue)
+}
+
+/// quire_engine_get_result:
+/// @engine: (nullable): an engine
+///
+/// The session's result, delivered once: `{"outcome": "finished", "values": {...}}` (values of
+/// hidden fields are left out of a finished result; a cancelled one keeps them all).
+///
+/// Returns: (transfer full) (nullable): JSON text, to free with quire_free(); %NULL before
+///   completion or when @engine is %NULL.
+@c(quire_engine_get_result)
+public func quireEngineGetResult(_ engine: EngineHandle?) -> OwnedText? {
+    guard let box = Engine.from(engine), box.session.completed != nil, let result = box.session.stateValue("completed") else {
+        return nil
+    }
+    return CBridge.copy(JSONWriter.string(result))
+}
+
+// MARK: - Settings
+
+/// quire_engine_set_locale:
+/// @engine: (nullable): an engine
+/// @locale: a BCP 47 language tag, e.g. `en` or `ja-JP`
+/// @error: (optional): where to put an error, or %NULL
+///
+/// Sets the language of the presentation's strings (display strings fall back from the tag to its
+/// language, to English, to the flow's first). The session's state does not depend on it.
+///
+/// Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT when
+///   @engine or @locale is %NULL, or @locale is empty, longer than 64 bytes or not UTF-8.
+@c(quire_engine_set_locale)
+@discardableResult
+public func quireEngineSetLocale(_ engine: EngineHandle?, _ locale: CText?, _ error: ErrorOut?) -> Bool {
+    guard let box = Engine.from(engine) else {
+        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_set_locale: engine is NULL")
+        return false
+    }
+    guard let text = CBridge.string(locale), !text.isEmpty, text.utf8.count <= 64 else {
+        CBridge.fail(
+            error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_set_locale: locale must be a language tag such as 'en' or 'ja-JP'")
+        return false
+    }
+    box.session.locale = text
+    return true
+}
+
+/// quire_engine_get_locale:
+/// @engine: (nullable): an engine
+///
+/// The language of the presentation's strings.
+///
+/// Returns: (transfer full) (nullable): the tag, to free with quire_free(); %NULL when @engine is
+///   %NULL.
+@c(quire_engine_get_locale)
+public func quireEngineGetLocale(_ engine: EngineHandle?) -> OwnedText? {
+    guard let box = Engine.from(engine) else { return nil }
+    return CBridge.copy(box.session.locale)
+}
+
+/// quire_engine_set_viewport_width:
+/// @engine: (nullable): an engine
+/// @width: the pager's width in pixels
+/// @error: (optional): where to put an error, or %NULL
+///
+/// Sets the width drags are measured against (800 until set). A drag in progress keeps its
+/// position.
+///
+/// Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT when
+///   @engine is %NULL or @width is not a positive finite number.
+@c(quire_engine_set_viewport_width)
+@discardableResult
+public func quireEngineSetViewportWidth(_ engine: EngineHandle?, _ width: Double, _ error: ErrorOut?) -> Bool {
+    guard let box = Engine.from(engine) else {
+        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_set_viewport_width: engine is NULL")
+        return false
+    }
+    guard width.isFinite, width > 0 else {
+        CBridge.fail(
+            error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_set_viewport_width: width must be a positive number of pixels, not \(width)")
+        return false
+    }
+    box.session.setViewportWidth(width)
+    return true
+}
+
+/// quire_engine_get_viewport_width:
+/// @engine: (nullable): an engine
+///
+/// The width drags are measured against.
+///
+/// Returns: the width in pixels; 0 when @engine is %NULL.
+@c(quire_engine_get_viewport_width)
+public func quireEngineGetViewportWidth(_ engine: EngineHandle?) -> Double {
+    Engine.from(engine)?.session.viewportWidth ?? 0
+}
+
+// MARK: - Memory and versions
+
+/// quire_free:
+/// @memory: (nullable): text returned by Quire, or %NULL (nothing happens)
+///
+/// Frees text that a `quire_` function returned with `(transfer full)`. Such text comes from
+/// malloc(), so free() and g_free() free it too.
+@c(quire_free)
+public func quireFree(_ memory: UnsafeMutableRawPointer?) {
+    free(memory)
+}
+
+/// quire_engine_error_free:
+/// @error: (nullable) (transfer full): an error, or %NULL (nothing happens)
+///
+/// Frees an error and its message.
+@c(quire_engine_error_free)
+public func quireEngineErrorFree(_ error: UnsafeMutablePointer<QuireEngineError>?) {
+    guard let error else { return }
+    free(error.pointee.message)
+    free(error)
+}
+
+/// quire_get_major_version:
+///
+/// The library's major version, which may differ from the headers' #QUIRE_MAJOR_VERSION.
+///
+/// Returns: the major version.
+@c(quire_get_major_version)
+public func quireGetMajorVersion() -> UInt32 { QuireVersion.major }
+
+/// quire_get_minor_version:
+///
+/// The library's minor version.
+///
+/// Returns: the minor version.
+@c(quire_get_minor_version)
+public func quireGetMinorVersion() -> UInt32 { QuireVersion.minor }
+
+/// quire_get_micro_version:
+///
+/// The library's micro version.
+///
+/// Returns: the micro version.
+@c(quire_get_micro_version)
+public func quireGetMicroVersion() -> UInt32 { QuireVersion.micro }
+
+/// The library's version; the headers' QUIRE_*_VERSION macros and meson-helper's project version
+/// must say the same (a test checks them).
+public enum QuireVersion {
+    public static let major: UInt32 = 0
+    public static let minor: UInt32 = 1
+    public static let micro: UInt32 = 0
+}
+
+// MARK: - Helpers
+
+/// Whether `bytes` parse as JSON (within `limits`): tells a JSON error from a document error.
+func isJSON(_ bytes: [UInt8], limits: JSONLimits) -> Bool {
+    (try? JSONParser.parse(bytes, limits: limits)) != nil
+}
+
+func diagnostics(_ error: DocumentError) -> [String] {
+    error.diagnostics.isEmpty ? ["the document was rejected"] : error.diagnostics.map(\.description)
+}

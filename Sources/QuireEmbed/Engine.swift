@@ -1,0 +1,133 @@
+import CQuire
+import QuireCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a `QuireEngine *` handle refers to: the session, its observer and the bookkeeping that
+/// lets an observer send events or free the engine from inside a callback.
+final class Engine {
+    var session: Session
+    var observer: Observer?
+    /// How many `send`s are delivering notifications right now (an observer may send again).
+    var delivering = 0
+    /// `quire_engine_free` was called while notifications were being delivered: the engine is
+    /// freed when the outermost delivery ends.
+    var freeRequested = false
+    /// Reused across events, so sending allocates nothing when no observer is set.
+    var buffer: [SessionNotification] = []
+
+    init(session: Session) {
+        self.session = session
+    }
+
+    /// A new handle owning a new engine.
+    static func handle(for session: Session) -> UnsafeMutablePointer<QuireEngine> {
+        let handle = UnsafeMutablePointer<QuireEngine>.allocate(capacity: 1)
+        handle.initialize(to: QuireEngine(impl: Unmanaged.passRetained(Engine(session: session)).toOpaque()))
+        return handle
+    }
+
+    /// The engine behind a handle; nil for NULL or a handle already freed.
+    static func from(_ handle: UnsafeMutablePointer<QuireEngine>?) -> Engine? {
+        guard let handle, let impl = handle.pointee.impl else { return nil }
+        let engine = Unmanaged<Engine>.fromOpaque(impl).takeUnretainedValue()
+        return engine.freeRequested ? nil : engine
+    }
+
+    /// Releases the engine and the handle, now or (inside a delivery) when the delivery ends.
+    static func free(_ handle: UnsafeMutablePointer<QuireEngine>?) {
+        guard let handle, let impl = handle.pointee.impl else { return }
+        let engine = Unmanaged<Engine>.fromOpaque(impl).takeUnretainedValue()
+        if engine.freeRequested { return }
+        // Dropping the observer calls its destroy notifier, unless a delivery still holds it
+        // (then the notifier runs when that callback has returned).
+        engine.observer = nil
+        if engine.delivering > 0 {
+            engine.freeRequested = true
+            return
+        }
+        release(handle)
+    }
+
+    private static func release(_ handle: UnsafeMutablePointer<QuireEngine>) {
+        guard let impl = handle.pointee.impl else { return }
+        handle.pointee.impl = nil
+        Unmanaged<Engine>.fromOpaque(impl).release()
+        handle.deinitialize(count: 1)
+        handle.deallocate()
+    }
+
+    /// Sends an event and delivers its notifications to the observer, one by one.
+    func send(_ event: Event, handle: UnsafeMutablePointer<QuireEngine>) {
+        session.send(event, into: &buffer)
+        guard observer != nil, !buffer.isEmpty else { return }
+        // A copy: an observer that sends another event reuses `buffer`.
+        let notifications = buffer
+        delivering += 1
+        for notification in notifications {
+            // Read each time: the observer may have been replaced, removed or the engine freed.
+            guard !freeRequested, let current = observer else { break }
+            JSONWriter.string(notification.json).withCString { text in
+                current.callback(handle, text, current.userData)
+            }
+        }
+        delivering -= 1
+        if delivering == 0 && freeRequested {
+            Engine.release(handle)
+        }
+    }
+}
+
+/// An observer callback with its user data; the destroy notifier runs when the last reference
+/// goes (replaced, removed, engine freed, and any delivery using it has returned).
+final class Observer {
+    let callback: QuireEngineObserver
+    let userData: UnsafeMutableRawPointer?
+    let destroy: QuireDestroyNotify?
+
+    init(callback: QuireEngineObserver, userData: UnsafeMutableRawPointer?, destroy: QuireDestroyNotify?) {
+        self.callback = callback
+        self.userData = userData
+        self.destroy = destroy
+    }
+
+    deinit {
+        destroy?(userData)
+    }
+}
+
+/// C strings and errors handed across the boundary.
+enum CBridge {
+    /// A copy of `text` in memory from `malloc`, for the caller to free (`quire_free`, or `free`).
+    static func copy(_ text: String) -> UnsafeMutablePointer<CChar>? {
+        text.withCString { strdup($0) }
+    }
+
+    /// Text from C: nil for NULL or bytes that are not UTF-8.
+    static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        return String(validatingCString: pointer)
+    }
+
+    /// Sets `error` to a new error, GError-style: ignored when `error` is NULL, and a pointer
+    /// that already holds an error is left alone (the first error wins). Each line is escaped
+    /// (no control character from a document reaches the caller), and lines are joined by `\n`.
+    static func fail(
+        _ error: UnsafeMutablePointer<UnsafeMutablePointer<QuireEngineError>?>?, _ code: QuireEngineErrorCode, _ lines: [String]
+    ) {
+        guard let error, error.pointee == nil else { return }
+        guard let raw = malloc(MemoryLayout<QuireEngineError>.size) else { return }
+        let made = raw.bindMemory(to: QuireEngineError.self, capacity: 1)
+        let message = lines.map(Printable.line).joined(separator: "\n")
+        made.initialize(to: QuireEngineError(code: Int32(bitPattern: code.rawValue), message: copy(message)))
+        error.pointee = made
+    }
+
+    static func fail(
+        _ error: UnsafeMutablePointer<UnsafeMutablePointer<QuireEngineError>?>?, _ code: QuireEngineErrorCode, _ message: String
+    ) {
+        fail(error, code, [message])
+    }
+}

@@ -1,0 +1,553 @@
+/* quire-api-checks — the C API and the GObject layer at their edges, as a GLib test program:
+ * NULL arguments, text that is not JSON or not UTF-8, events after completion, observers and
+ * signal handlers that send events or free the session, sessions freed while observed. Every
+ * case is an error, a documented no-op or a notification — never a crash. The embedding test
+ * runs it under valgrind, built against the installed library.
+ *
+ *   quire-api-checks FLOW          (FLOW: data/flows/focus-onboarding.json)
+ */
+#include <quire-glib.h>
+
+#include <string.h>
+
+static const char *flow_path;
+
+/* --- the C API ----------------------------------------------------------------------------- */
+
+typedef struct {
+  GPtrArray *notifications; /* of char * */
+  int destroyed;
+  /* What the callback does after recording (0: nothing). */
+  enum { ACT_NONE, ACT_FREE, ACT_SEND, ACT_REPLACE } act;
+  gboolean acted;
+} Recorder;
+
+static Recorder *
+recorder_new (void)
+{
+  Recorder *recorder = g_new0 (Recorder, 1);
+  recorder->notifications = g_ptr_array_new_with_free_func (g_free);
+  return recorder;
+}
+
+static void
+recorder_free (Recorder *recorder)
+{
+  g_ptr_array_unref (recorder->notifications);
+  g_free (recorder);
+}
+
+static void
+count_destroy (void *user_data)
+{
+  ((Recorder *) user_data)->destroyed++;
+}
+
+static void
+record (QuireEngine *engine, const char *notification_json, void *user_data)
+{
+  Recorder *recorder = user_data;
+
+  g_assert_nonnull (engine);
+  g_ptr_array_add (recorder->notifications, g_strdup (notification_json));
+  if (recorder->acted)
+    return;
+  recorder->acted = TRUE;
+  switch (recorder->act)
+    {
+    case ACT_FREE:
+      quire_engine_free (engine);
+      /* Freed: the engine now answers as NULL until the outer send returns. */
+      g_assert_null (quire_engine_get_state (engine));
+      break;
+    case ACT_SEND:
+      g_assert_true (quire_engine_send (engine, "{\"key\": \"Escape\"}", NULL));
+      break;
+    case ACT_REPLACE:
+      g_assert_false (quire_engine_set_observer (engine, NULL, NULL, NULL));
+      break;
+    case ACT_NONE:
+      break;
+    }
+}
+
+static QuireEngine *
+demo_engine (void)
+{
+  QuireEngineError *error = NULL;
+  QuireEngine *engine = quire_engine_new_from_file (flow_path, &error);
+
+  g_assert_null (error);
+  g_assert_nonnull (engine);
+  return engine;
+}
+
+/* Asserts that `error` holds `code`, and frees it. */
+static void
+assert_engine_error (QuireEngineError **error, QuireEngineErrorCode code)
+{
+  g_assert_nonnull (*error);
+  g_assert_cmpint ((*error)->code, ==, code);
+  g_assert_nonnull ((*error)->message);
+  g_assert_true (g_utf8_validate ((*error)->message, -1, NULL));
+  quire_engine_error_free (*error);
+  *error = NULL;
+}
+
+static void
+test_engine_null_arguments (void)
+{
+  QuireEngineError *error = NULL;
+  QuireEngine *engine = demo_engine ();
+  Recorder *recorder = recorder_new ();
+
+  g_assert_null (quire_engine_new_from_file (NULL, &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_null (quire_engine_new_from_json (NULL, &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_null (quire_engine_restore (NULL, &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_false (quire_engine_send (NULL, "{\"tap\": \"button:next\"}", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_false (quire_engine_send (engine, NULL, &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_false (quire_engine_set_locale (NULL, "en", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_false (quire_engine_set_locale (engine, NULL, &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_false (quire_engine_set_viewport_width (NULL, 100, &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  /* A NULL error location is fine everywhere. */
+  g_assert_null (quire_engine_new_from_file (NULL, NULL));
+  g_assert_false (quire_engine_send (NULL, NULL, NULL));
+
+  g_assert_null (quire_engine_get_state (NULL));
+  g_assert_null (quire_engine_get_presentation (NULL));
+  g_assert_null (quire_engine_get_page_presentation (NULL, 0));
+  g_assert_null (quire_engine_snapshot (NULL));
+  g_assert_cmpint (quire_engine_get_page_index (NULL), ==, -1);
+  g_assert_cmpint (quire_engine_get_page_count (NULL), ==, -1);
+  g_assert_null (quire_engine_get_page_id (NULL));
+  g_assert_null (quire_engine_get_focus (NULL));
+  g_assert_false (quire_engine_is_completed (NULL));
+  g_assert_null (quire_engine_get_outcome (NULL));
+  g_assert_null (quire_engine_get_result (NULL));
+  g_assert_null (quire_engine_get_locale (NULL));
+  g_assert_cmpfloat (quire_engine_get_viewport_width (NULL), ==, 0);
+
+  /* User data handed over with no engine is released at once. */
+  g_assert_false (quire_engine_set_observer (NULL, record, recorder, count_destroy));
+  g_assert_cmpint (recorder->destroyed, ==, 1);
+
+  quire_engine_free (NULL);
+  quire_engine_error_free (NULL);
+  quire_free (NULL);
+  quire_engine_free (engine);
+  recorder_free (recorder);
+}
+
+static void
+test_engine_invalid_json (void)
+{
+  QuireEngineError *error = NULL;
+  QuireEngine *engine = demo_engine ();
+  char *before = quire_engine_get_state (engine);
+  char *after;
+  const char not_utf8[] = { '{', '"', 't', 'a', 'p', '"', ':', '"', (char) 0xC3, '"', '}', 0 };
+  GString *deep = g_string_new (NULL);
+
+  g_assert_null (quire_engine_new_from_json ("{\"format\": ", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_JSON);
+  g_assert_null (quire_engine_new_from_json ("{\"format\": \"quire.flow/1\"}", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_FLOW);
+  g_assert_null (quire_engine_new_from_file ("/nonexistent/flow.json", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_FILE);
+  g_assert_null (quire_engine_restore ("nope", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_JSON);
+  g_assert_null (quire_engine_restore ("{\"format\": \"quire.snapshot/1\"}", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_SNAPSHOT);
+
+  g_assert_false (quire_engine_send (engine, "{\"tap\": ", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_JSON);
+  g_assert_false (quire_engine_send (engine, "[]", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_EVENT);
+  g_assert_false (quire_engine_send (engine, "{\"tick\": -1}", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_EVENT);
+  g_assert_false (quire_engine_send (engine, "{\"spin\": {\"component\": \"minutes\", \"by\": 1e300}}", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_EVENT);
+  g_assert_false (quire_engine_send (engine, not_utf8, &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  for (int i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_assert_false (quire_engine_send (engine, deep->str, &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_JSON);
+  g_assert_false (quire_engine_set_viewport_width (engine, 0.0 / 0.0, &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_false (quire_engine_set_locale (engine, "", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+
+  /* The first error wins; a second failure leaves it alone. */
+  g_assert_null (quire_engine_new_from_json ("{", &error));
+  g_assert_null (quire_engine_new_from_file (NULL, &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_JSON);
+
+  after = quire_engine_get_state (engine);
+  g_assert_cmpstr (before, ==, after);
+  quire_free (before);
+  quire_free (after);
+  g_string_free (deep, TRUE);
+  quire_engine_free (engine);
+}
+
+static void
+test_engine_events_after_completion (void)
+{
+  QuireEngine *engine = demo_engine ();
+  Recorder *recorder = recorder_new ();
+  char *state;
+  char *again;
+  char *outcome;
+
+  g_assert_true (quire_engine_set_observer (engine, record, recorder, count_destroy));
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:cancel\"}", NULL));
+  g_assert_true (quire_engine_is_completed (engine));
+  outcome = quire_engine_get_outcome (engine);
+  g_assert_cmpstr (outcome, ==, "cancelled");
+  state = quire_engine_get_state (engine);
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:next\"}", NULL));
+  g_assert_true (quire_engine_send (engine, "{\"type\": \"x\"}", NULL));
+  g_assert_cmpuint (recorder->notifications->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (recorder->notifications, 0), ==, "{\"completed\":{\"outcome\":\"cancelled\"}}");
+  g_assert_cmpstr (g_ptr_array_index (recorder->notifications, 1), ==,
+                   "{\"ignored\":{\"event\":\"tap\",\"target\":\"button:next\",\"reason\":\"completed\"}}");
+  again = quire_engine_get_state (engine);
+  g_assert_cmpstr (state, ==, again);
+  quire_free (state);
+  quire_free (again);
+  quire_free (outcome);
+  quire_engine_free (engine);
+  g_assert_cmpint (recorder->destroyed, ==, 1);
+  recorder_free (recorder);
+}
+
+static void
+test_engine_freed_while_observed (void)
+{
+  QuireEngine *engine = demo_engine ();
+  Recorder *first = recorder_new ();
+  Recorder *second = recorder_new ();
+
+  g_assert_true (quire_engine_set_observer (engine, record, first, count_destroy));
+  g_assert_true (quire_engine_set_observer (engine, record, second, count_destroy));
+  g_assert_cmpint (first->destroyed, ==, 1);
+  g_assert_true (quire_engine_send (engine, "{\"swipe\": \"next\"}", NULL));
+  quire_engine_free (engine);
+  g_assert_cmpint (second->destroyed, ==, 1);
+  g_assert_cmpuint (second->notifications->len, >, 0);
+  g_assert_cmpuint (first->notifications->len, ==, 0);
+  recorder_free (first);
+  recorder_free (second);
+}
+
+static void
+test_engine_observer_frees_sends_replaces (void)
+{
+  QuireEngine *engine = demo_engine ();
+  Recorder *recorder = recorder_new ();
+
+  /* Frees the engine from inside: the rest is dropped, the notifier runs after the callback. */
+  recorder->act = ACT_FREE;
+  g_assert_true (quire_engine_set_observer (engine, record, recorder, count_destroy));
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:next\"}", NULL));
+  g_assert_cmpuint (recorder->notifications->len, ==, 1);
+  g_assert_cmpint (recorder->destroyed, ==, 1);
+  recorder_free (recorder);
+
+  /* Sends from inside: its notifications arrive inside. */
+  engine = demo_engine ();
+  recorder = recorder_new ();
+  recorder->act = ACT_SEND;
+  g_assert_true (quire_engine_set_observer (engine, record, recorder, count_destroy));
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:next\"}", NULL));
+  /* pageWillChange (the animation has begun), then the Escape's ignored. */
+  g_assert_cmpuint (recorder->notifications->len, ==, 2);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (recorder->notifications, 1), "{\"ignored\""));
+  quire_engine_free (engine);
+  g_assert_cmpint (recorder->destroyed, ==, 1);
+  recorder_free (recorder);
+
+  /* Removes itself from inside: no more notifications, the notifier runs once. */
+  engine = demo_engine ();
+  recorder = recorder_new ();
+  recorder->act = ACT_REPLACE;
+  g_assert_true (quire_engine_set_observer (engine, record, recorder, count_destroy));
+  g_assert_true (quire_engine_send (engine, "{\"swipe\": \"next\"}", NULL));
+  g_assert_cmpuint (recorder->notifications->len, ==, 1);
+  g_assert_cmpint (recorder->destroyed, ==, 1);
+  quire_engine_free (engine);
+  g_assert_cmpint (recorder->destroyed, ==, 1);
+  recorder_free (recorder);
+}
+
+static void
+test_engine_snapshot_round_trip (void)
+{
+  QuireEngine *engine = demo_engine ();
+  QuireEngine *restored;
+  char *snapshot;
+  char *state;
+  char *restored_state;
+  char *presentation;
+
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:next\"}", NULL));
+  g_assert_true (quire_engine_send (engine, "{\"tick\": 100}", NULL));
+  g_assert_true (quire_engine_set_locale (engine, "ja", NULL));
+  snapshot = quire_engine_snapshot (engine);
+  restored = quire_engine_restore (snapshot, NULL);
+  g_assert_nonnull (restored);
+  state = quire_engine_get_state (engine);
+  restored_state = quire_engine_get_state (restored);
+  g_assert_cmpstr (state, ==, restored_state);
+  presentation = quire_engine_get_presentation (restored);
+  g_assert_nonnull (strstr (presentation, "ようこそ"));
+  quire_free (snapshot);
+  quire_free (state);
+  quire_free (restored_state);
+  quire_free (presentation);
+  quire_engine_free (engine);
+  quire_engine_free (restored);
+}
+
+/* --- the GObject layer --------------------------------------------------------------------- */
+
+static QuireSession *
+demo_session (void)
+{
+  g_autoptr (GError) error = NULL;
+  QuireSession *session = quire_session_new_from_file (flow_path, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (QUIRE_IS_SESSION (session));
+  return session;
+}
+
+static void
+on_notification_count (QuireSession *session, const char *name, JsonNode *payload, gpointer user_data)
+{
+  (void) session;
+  g_assert_nonnull (name);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (payload));
+  (*(int *) user_data)++;
+}
+
+static void
+test_session_errors (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (QuireSession) session = demo_session ();
+  g_autoptr (JsonNode) array = json_node_new (JSON_NODE_ARRAY);
+
+  g_assert_null (quire_session_new_from_json (NULL, &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (quire_session_new_from_json ("{", &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_JSON);
+  g_clear_error (&error);
+  g_assert_null (quire_session_new_from_node (NULL, &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (quire_session_new_from_file ("/nonexistent", &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_FILE);
+  g_clear_error (&error);
+  g_assert_null (quire_session_restore ("{}", &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_SNAPSHOT);
+  g_clear_error (&error);
+
+  g_assert_false (quire_session_send (session, NULL, &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (quire_session_send (session, "{\"tapp\": \"x\"}", &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_EVENT);
+  g_assert_nonnull (strstr (error->message, "did you mean 'tap'?"));
+  g_clear_error (&error);
+  json_node_take_array (array, json_array_new ());
+  g_assert_false (quire_session_send_node (session, array, &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_EVENT);
+  g_clear_error (&error);
+  g_assert_false (quire_session_send_node (session, NULL, &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (quire_session_set_viewport_width (session, -1, &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_cmpint (quire_session_get_page_index (session), ==, 0);
+}
+
+static void
+count_notify (GObject *object, GParamSpec *pspec, gpointer user_data)
+{
+  (void) object;
+  g_ptr_array_add (user_data, g_strdup (pspec->name));
+}
+
+static void
+on_completed_read_outcome (QuireSession *session, const char *name, JsonNode *payload, gpointer user_data)
+{
+  (void) name;
+  (void) payload;
+  /* The event is applied before its notifications: the properties are already the new ones. */
+  g_assert_true (quire_session_get_completed (session));
+  *(char **) user_data = g_strdup (quire_session_get_outcome (session));
+}
+
+static void
+test_session_signals_and_properties (void)
+{
+  QuireSession *session = demo_session ();
+  g_autoptr (GPtrArray) notified = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (JsonNode) result = NULL;
+  g_autoptr (JsonNode) state = NULL;
+  int all = 0;
+  int completed = 0;
+  g_autofree char *outcome_in_handler = NULL;
+
+  g_signal_connect (session, "notification", G_CALLBACK (on_notification_count), &all);
+  g_signal_connect (session, "notification::completed", G_CALLBACK (on_notification_count), &completed);
+  g_signal_connect (session, "notify", G_CALLBACK (count_notify), notified);
+  g_signal_connect (session, "notification::completed", G_CALLBACK (on_completed_read_outcome), &outcome_in_handler);
+
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:next\"}", NULL));
+  g_assert_true (quire_session_send (session, "{\"settle\": true}", NULL));
+  g_assert_cmpint (all, ==, 2);
+  g_assert_cmpint (quire_session_get_page_index (session), ==, 1);
+  g_assert_cmpstr (quire_session_get_page_id (session), ==, "profile");
+  g_assert_true (g_ptr_array_find_with_equal_func (notified, "page-index", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (notified, "page-id", g_str_equal, NULL));
+
+  g_assert_true (quire_session_send (session, "{\"tap\": \"userName\"}", NULL));
+  g_assert_cmpstr (quire_session_get_focus (session), ==, "userName");
+  g_assert_true (quire_session_send (session, "{\"type\": \"Aki\"}", NULL));
+
+  /* Events after completion are ignored notifications, not errors. */
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:cancel\"}", NULL));
+  g_assert_true (quire_session_get_completed (session));
+  g_assert_cmpstr (quire_session_get_outcome (session), ==, "cancelled");
+  g_assert_cmpint (completed, ==, 1);
+  g_assert_cmpstr (outcome_in_handler, ==, "cancelled");
+  all = 0;
+  g_assert_true (quire_session_send (session, "{\"key\": \"Tab\"}", NULL));
+  g_assert_cmpint (all, ==, 1);
+  g_assert_cmpint (completed, ==, 1);
+
+  result = quire_session_get_result (session);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (result), "outcome"), ==, "cancelled");
+  state = quire_session_get_state (session);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (state));
+
+  /* Freed with its handlers connected: they go with it. */
+  g_assert_finalize_object (session);
+}
+
+static void
+free_counter (gpointer data, GClosure *closure)
+{
+  (void) closure;
+  g_free (data);
+}
+
+static void
+release_flag (gpointer data, GClosure *closure)
+{
+  (void) closure;
+  *(gboolean *) data = TRUE;
+}
+
+static void
+on_notification_unref (QuireSession *session, const char *name, JsonNode *payload, gpointer user_data)
+{
+  gulong *handler = user_data;
+
+  (void) name;
+  (void) payload;
+  /* Drops the caller's reference: the send in progress keeps the session alive. */
+  g_signal_handler_disconnect (session, *handler);
+  g_object_unref (session);
+}
+
+static void
+test_session_freed_while_observed (void)
+{
+  QuireSession *session = demo_session ();
+  gboolean released = FALSE;
+  GWeakRef weak;
+  gulong handler;
+
+  /* A handler with data and a destroy notifier: finalizing the session releases it. */
+  g_signal_connect_data (session, "notification", G_CALLBACK (on_notification_count),
+                         g_new0 (int, 1), free_counter, 0);
+  g_signal_connect_data (session, "notification", G_CALLBACK (on_notification_count), &released,
+                         release_flag, 0);
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:next\"}", NULL));
+  g_object_unref (session);
+  g_assert_true (released);
+
+  /* The last reference dropped inside a handler, during a send. */
+  session = demo_session ();
+  g_weak_ref_init (&weak, session);
+  handler = g_signal_connect (session, "notification", G_CALLBACK (on_notification_unref), &handler);
+  g_assert_true (quire_session_send (session, "{\"swipe\": \"next\"}", NULL));
+  g_assert_null (g_weak_ref_get (&weak));
+  g_weak_ref_clear (&weak);
+}
+
+static void
+test_session_json_nodes_and_restore (void)
+{
+  g_autoptr (QuireSession) session = demo_session ();
+  g_autoptr (QuireSession) restored = NULL;
+  g_autoptr (JsonNode) event = json_from_string ("{\"tap\": \"button:next\"}", NULL);
+  g_autoptr (JsonNode) snapshot = NULL;
+  g_autoptr (JsonNode) page = NULL;
+  g_autofree char *state = NULL;
+  g_autofree char *restored_state = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (quire_session_send_node (session, event, &error));
+  g_assert_no_error (error);
+  g_object_set (session, "locale", "ja", "viewport-width", 400.0, NULL);
+  snapshot = quire_session_snapshot (session);
+  restored = quire_session_restore_from_node (snapshot, &error);
+  g_assert_no_error (error);
+  state = quire_session_get_state_json (session);
+  restored_state = quire_session_get_state_json (restored);
+  g_assert_cmpstr (state, ==, restored_state);
+  g_assert_cmpstr (quire_session_get_locale (restored), ==, "ja");
+  g_assert_cmpfloat (quire_session_get_viewport_width (restored), ==, 400.0);
+  page = quire_session_get_page_presentation (restored, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (page), "title"), ==, "あなたについて");
+  g_assert_null (quire_session_get_page_presentation (restored, 99));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (argc != 2)
+    {
+      g_printerr ("usage: quire-api-checks FLOW\n");
+      return 2;
+    }
+  flow_path = argv[1];
+
+  g_test_add_func ("/engine/null-arguments", test_engine_null_arguments);
+  g_test_add_func ("/engine/invalid-json", test_engine_invalid_json);
+  g_test_add_func ("/engine/events-after-completion", test_engine_events_after_completion);
+  g_test_add_func ("/engine/freed-while-observed", test_engine_freed_while_observed);
+  g_test_add_func ("/engine/observer-frees-sends-replaces", test_engine_observer_frees_sends_replaces);
+  g_test_add_func ("/engine/snapshot-round-trip", test_engine_snapshot_round_trip);
+  g_test_add_func ("/session/errors", test_session_errors);
+  g_test_add_func ("/session/signals-and-properties", test_session_signals_and_properties);
+  g_test_add_func ("/session/freed-while-observed", test_session_freed_while_observed);
+  g_test_add_func ("/session/json-nodes-and-restore", test_session_json_nodes_and_restore);
+  return g_test_run ();
+}

@@ -1,0 +1,844 @@
+/* quire-session.c — QuireSession: a GObject over one QuireEngine (see quire-session.h). */
+#include "quire-session.h"
+
+#include <quire.h>
+
+/* The GError codes are the C API's, number for number. */
+G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_ARGUMENT == (int) QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+G_STATIC_ASSERT ((int) QUIRE_ERROR_FILE == (int) QUIRE_ENGINE_ERROR_FILE);
+G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_JSON == (int) QUIRE_ENGINE_ERROR_INVALID_JSON);
+G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_FLOW == (int) QUIRE_ENGINE_ERROR_INVALID_FLOW);
+G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_EVENT == (int) QUIRE_ENGINE_ERROR_INVALID_EVENT);
+G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_SNAPSHOT == (int) QUIRE_ENGINE_ERROR_INVALID_SNAPSHOT);
+
+/**
+ * SECTION:quire-session
+ * @title: QuireSession
+ * @short_description: an input session over a flow, as a GObject
+ *
+ * A #QuireSession is one run of a flow: a deterministic state machine that changes only when
+ * an event is sent with quire_session_send(). Each event emits #QuireSession::notification
+ * signals (detailed by the notification's name: connect to `notification::completed` for the
+ * result) and then `notify` for the properties that changed.
+ *
+ * Events, state, notifications and snapshots are the JSON of Quire's contract; every function
+ * that takes or returns JSON has a variant with text and one with a #JsonNode.
+ */
+
+G_DEFINE_QUARK (quire-error-quark, quire_error)
+
+GType
+quire_error_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    { QUIRE_ERROR_INVALID_ARGUMENT, "QUIRE_ERROR_INVALID_ARGUMENT", "invalid-argument" },
+    { QUIRE_ERROR_FILE, "QUIRE_ERROR_FILE", "file" },
+    { QUIRE_ERROR_INVALID_JSON, "QUIRE_ERROR_INVALID_JSON", "invalid-json" },
+    { QUIRE_ERROR_INVALID_FLOW, "QUIRE_ERROR_INVALID_FLOW", "invalid-flow" },
+    { QUIRE_ERROR_INVALID_EVENT, "QUIRE_ERROR_INVALID_EVENT", "invalid-event" },
+    { QUIRE_ERROR_INVALID_SNAPSHOT, "QUIRE_ERROR_INVALID_SNAPSHOT", "invalid-snapshot" },
+    { 0, NULL, NULL },
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("QuireError"), values));
+  return type;
+}
+
+struct _QuireSession
+{
+  GObject parent_instance;
+
+  QuireEngine *engine;
+  /* What the properties last reported, to notify only what changed. */
+  int page_index;
+  int page_count;
+  char *page_id;
+  char *focus;
+  char *outcome;
+  char *locale;
+};
+
+G_DEFINE_FINAL_TYPE (QuireSession, quire_session, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_PAGE_INDEX,
+  PROP_PAGE_COUNT,
+  PROP_PAGE_ID,
+  PROP_FOCUS,
+  PROP_COMPLETED,
+  PROP_OUTCOME,
+  PROP_LOCALE,
+  PROP_VIEWPORT_WIDTH,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_NOTIFICATION,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* Moves a C API error into a GError, and frees it. */
+static void
+propagate (GError **error, QuireEngineError *engine_error)
+{
+  if (engine_error == NULL)
+    return;
+  g_set_error_literal (error, QUIRE_ERROR, engine_error->code,
+                       engine_error->message != NULL ? engine_error->message : "");
+  quire_engine_error_free (engine_error);
+}
+
+/* Text from the C API as GLib-owned text (the C API's comes from malloc()). */
+static char *
+take_text (char *text)
+{
+  char *copy = g_strdup (text);
+  quire_free (text);
+  return copy;
+}
+
+static JsonNode *
+take_node (char *text)
+{
+  JsonNode *node;
+
+  if (text == NULL)
+    return NULL;
+  /* The C API writes valid JSON; a failure here would be a bug in Quire. */
+  node = json_from_string (text, NULL);
+  quire_free (text);
+  return node;
+}
+
+static void refresh (QuireSession *self);
+
+static void
+on_engine_notification (QuireEngine *engine, const char *notification_json, void *user_data)
+{
+  QuireSession *self = QUIRE_SESSION (user_data);
+  g_autoptr (JsonNode) root = NULL;
+  JsonObject *object;
+  g_autoptr (GList) members = NULL;
+  const char *name;
+
+  (void) engine;
+  root = json_from_string (notification_json, NULL);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return;
+  object = json_node_get_object (root);
+  members = json_object_get_members (object);
+  if (members == NULL)
+    return;
+  name = members->data;
+  /* The event has been applied whole before its first notification: handlers see the
+   * properties as they are now (their `notify` comes first). */
+  refresh (self);
+  g_signal_emit (self, signals[SIGNAL_NOTIFICATION], g_quark_from_string (name), name,
+                 json_object_get_member (object, name));
+}
+
+/* Re-reads what the properties show; notifies those that changed. */
+static void
+refresh (QuireSession *self)
+{
+  int page_index = quire_engine_get_page_index (self->engine);
+  int page_count = quire_engine_get_page_count (self->engine);
+  g_autofree char *page_id = take_text (quire_engine_get_page_id (self->engine));
+  g_autofree char *focus = take_text (quire_engine_get_focus (self->engine));
+  g_autofree char *outcome = take_text (quire_engine_get_outcome (self->engine));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (page_index != self->page_index)
+    {
+      self->page_index = page_index;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGE_INDEX]);
+    }
+  if (page_count != self->page_count)
+    {
+      self->page_count = page_count;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGE_COUNT]);
+    }
+  if (g_strcmp0 (page_id, self->page_id) != 0)
+    {
+      g_free (self->page_id);
+      self->page_id = g_steal_pointer (&page_id);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGE_ID]);
+    }
+  if (g_strcmp0 (focus, self->focus) != 0)
+    {
+      g_free (self->focus);
+      self->focus = g_steal_pointer (&focus);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOCUS]);
+    }
+  if (g_strcmp0 (outcome, self->outcome) != 0)
+    {
+      g_free (self->outcome);
+      self->outcome = g_steal_pointer (&outcome);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OUTCOME]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETED]);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* A session over an engine it now owns. */
+static QuireSession *
+session_new (QuireEngine *engine)
+{
+  QuireSession *self = g_object_new (QUIRE_TYPE_SESSION, NULL);
+
+  self->engine = engine;
+  self->page_index = quire_engine_get_page_index (engine);
+  self->page_count = quire_engine_get_page_count (engine);
+  self->page_id = take_text (quire_engine_get_page_id (engine));
+  self->focus = take_text (quire_engine_get_focus (engine));
+  self->outcome = take_text (quire_engine_get_outcome (engine));
+  self->locale = take_text (quire_engine_get_locale (engine));
+  /* The engine lives exactly as long as the session: no reference, no destroy notifier. */
+  quire_engine_set_observer (engine, on_engine_notification, self, NULL);
+  return self;
+}
+
+static void
+quire_session_finalize (GObject *object)
+{
+  QuireSession *self = QUIRE_SESSION (object);
+
+  /* Frees the observer with the engine. */
+  quire_engine_free (self->engine);
+  g_free (self->page_id);
+  g_free (self->focus);
+  g_free (self->outcome);
+  g_free (self->locale);
+  G_OBJECT_CLASS (quire_session_parent_class)->finalize (object);
+}
+
+static void
+quire_session_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  QuireSession *self = QUIRE_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_PAGE_INDEX:
+      g_value_set_int (value, self->page_index);
+      break;
+    case PROP_PAGE_COUNT:
+      g_value_set_int (value, self->page_count);
+      break;
+    case PROP_PAGE_ID:
+      g_value_set_string (value, self->page_id);
+      break;
+    case PROP_FOCUS:
+      g_value_set_string (value, self->focus);
+      break;
+    case PROP_COMPLETED:
+      g_value_set_boolean (value, self->outcome != NULL);
+      break;
+    case PROP_OUTCOME:
+      g_value_set_string (value, self->outcome);
+      break;
+    case PROP_LOCALE:
+      g_value_set_string (value, self->locale);
+      break;
+    case PROP_VIEWPORT_WIDTH:
+      g_value_set_double (value, quire_session_get_viewport_width (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+quire_session_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  QuireSession *self = QUIRE_SESSION (object);
+  g_autoptr (GError) error = NULL;
+
+  switch (prop_id)
+    {
+    case PROP_LOCALE:
+      if (!quire_session_set_locale (self, g_value_get_string (value), &error))
+        g_warning ("QuireSession:locale: %s", error->message);
+      break;
+    case PROP_VIEWPORT_WIDTH:
+      if (!quire_session_set_viewport_width (self, g_value_get_double (value), &error))
+        g_warning ("QuireSession:viewport-width: %s", error->message);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+quire_session_class_init (QuireSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = quire_session_finalize;
+  object_class->get_property = quire_session_get_property;
+  object_class->set_property = quire_session_set_property;
+
+  /**
+   * QuireSession:page-index:
+   *
+   * The current page's index among the visible pages, from 0. It changes when a transition
+   * completes.
+   */
+  properties[PROP_PAGE_INDEX] =
+    g_param_spec_int ("page-index", NULL, NULL, -1, G_MAXINT, 0,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:page-count:
+   *
+   * How many pages are visible (pages with a `visibleIf` come and go with the answers).
+   */
+  properties[PROP_PAGE_COUNT] =
+    g_param_spec_int ("page-count", NULL, NULL, -1, G_MAXINT, 0,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:page-id:
+   *
+   * The current page's id, from the flow.
+   */
+  properties[PROP_PAGE_ID] =
+    g_param_spec_string ("page-id", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:focus:
+   *
+   * The id of the field that is first responder, or %NULL.
+   */
+  properties[PROP_FOCUS] =
+    g_param_spec_string ("focus", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:completed:
+   *
+   * Whether the session has completed (finished or cancelled); it then ignores every event.
+   */
+  properties[PROP_COMPLETED] =
+    g_param_spec_boolean ("completed", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:outcome:
+   *
+   * `finished` or `cancelled` once completed, else %NULL.
+   */
+  properties[PROP_OUTCOME] =
+    g_param_spec_string ("outcome", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:locale:
+   *
+   * The language of the presentation's strings, a BCP 47 tag (`en` at first).
+   */
+  properties[PROP_LOCALE] =
+    g_param_spec_string ("locale", NULL, NULL, "en",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:viewport-width:
+   *
+   * The pager's width in pixels, which drags are measured against (800 at first).
+   */
+  properties[PROP_VIEWPORT_WIDTH] =
+    g_param_spec_double ("viewport-width", NULL, NULL, G_MINDOUBLE, G_MAXDOUBLE, 800,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * QuireSession::notification:
+   * @session: the session
+   * @name: the notification's name: `pageWillChange`, `pageDidChange`, `focusChanged`,
+   *   `inputPresented`, `inputDismissed`, `valueChanged`, `draftChanged`, `refused`, `ignored`
+   *   or `completed`
+   * @payload: the notification's payload, an object (e.g. `{"field": "userName", "value": "Aki"}`)
+   *
+   * Emitted for each notification an event emits, in order, while quire_session_send() runs,
+   * once the event has been applied: the state and the properties are already the new ones.
+   * The signal is detailed by @name: connect to `notification::valueChanged` for one kind.
+   * A handler may send events (their notifications are emitted at once, inside it).
+   */
+  signals[SIGNAL_NOTIFICATION] =
+    g_signal_new ("notification", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 2,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE, JSON_TYPE_NODE);
+}
+
+static void
+quire_session_init (QuireSession *self)
+{
+  (void) self;
+}
+
+/**
+ * quire_session_new_from_file:
+ * @path: (type filename): the path of a `quire.flow/1` flow file
+ * @error: return location for a #GError, or %NULL
+ *
+ * Loads and validates a flow file and starts a session on it: on the first visible page,
+ * nothing focused, locale `en`, a viewport 800 pixels wide. A flow is rejected whole, with
+ * every problem listed.
+ *
+ * Returns: (transfer full) (nullable): a new session, or %NULL with @error set
+ *   (%QUIRE_ERROR_FILE, %QUIRE_ERROR_INVALID_JSON, %QUIRE_ERROR_INVALID_FLOW)
+ */
+QuireSession *
+quire_session_new_from_file (const char *path, GError **error)
+{
+  QuireEngineError *engine_error = NULL;
+  QuireEngine *engine = quire_engine_new_from_file (path, &engine_error);
+
+  if (engine == NULL)
+    {
+      propagate (error, engine_error);
+      return NULL;
+    }
+  return session_new (engine);
+}
+
+/**
+ * quire_session_new_from_json:
+ * @json: a `quire.flow/1` flow as JSON text
+ * @error: return location for a #GError, or %NULL
+ *
+ * Like quire_session_new_from_file(), from text.
+ *
+ * Returns: (transfer full) (nullable): a new session, or %NULL with @error set
+ */
+QuireSession *
+quire_session_new_from_json (const char *json, GError **error)
+{
+  QuireEngineError *engine_error = NULL;
+  QuireEngine *engine = quire_engine_new_from_json (json, &engine_error);
+
+  if (engine == NULL)
+    {
+      propagate (error, engine_error);
+      return NULL;
+    }
+  return session_new (engine);
+}
+
+/* Writes a node as JSON text; a NULL node is an invalid argument. */
+static char *
+node_to_text (JsonNode *node, const char *function, const char *argument, GError **error)
+{
+  if (node == NULL)
+    {
+      g_set_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", function, argument);
+      return NULL;
+    }
+  return json_to_string (node, FALSE);
+}
+
+/**
+ * quire_session_new_from_node:
+ * @flow: a `quire.flow/1` flow
+ * @error: return location for a #GError, or %NULL
+ *
+ * Like quire_session_new_from_file(), from a #JsonNode.
+ *
+ * Returns: (transfer full) (nullable): a new session, or %NULL with @error set
+ */
+QuireSession *
+quire_session_new_from_node (JsonNode *flow, GError **error)
+{
+  g_autofree char *text = node_to_text (flow, "quire_session_new_from_node", "flow", error);
+
+  if (text == NULL)
+    return NULL;
+  return quire_session_new_from_json (text, error);
+}
+
+/**
+ * quire_session_restore:
+ * @snapshot_json: a `quire.snapshot/1` snapshot, as quire_session_snapshot_json() returns
+ * @error: return location for a #GError, or %NULL
+ *
+ * Builds a session from a snapshot: the same flow, locale, viewport, values, page, running
+ * animation or drag, open picker with its draft, and result.
+ *
+ * Returns: (transfer full) (nullable): a new session, or %NULL with @error set
+ *   (%QUIRE_ERROR_INVALID_JSON, %QUIRE_ERROR_INVALID_SNAPSHOT)
+ */
+QuireSession *
+quire_session_restore (const char *snapshot_json, GError **error)
+{
+  QuireEngineError *engine_error = NULL;
+  QuireEngine *engine = quire_engine_restore (snapshot_json, &engine_error);
+
+  if (engine == NULL)
+    {
+      propagate (error, engine_error);
+      return NULL;
+    }
+  return session_new (engine);
+}
+
+/**
+ * quire_session_restore_from_node:
+ * @snapshot: a `quire.snapshot/1` snapshot, as quire_session_snapshot() returns
+ * @error: return location for a #GError, or %NULL
+ *
+ * Like quire_session_restore(), from a #JsonNode.
+ *
+ * Returns: (transfer full) (nullable): a new session, or %NULL with @error set
+ */
+QuireSession *
+quire_session_restore_from_node (JsonNode *snapshot, GError **error)
+{
+  g_autofree char *text = node_to_text (snapshot, "quire_session_restore_from_node", "snapshot", error);
+
+  if (text == NULL)
+    return NULL;
+  return quire_session_restore (text, error);
+}
+
+/**
+ * quire_session_send:
+ * @self: a #QuireSession
+ * @event_json: one event as JSON text, e.g. `{"tap": "button:next"}`
+ * @error: return location for a #GError, or %NULL
+ *
+ * Sends one event: emits `notify` for each property that changed, then
+ * #QuireSession::notification for each notification, in order; the event is applied whole
+ * before the first signal, so handlers see the new state and properties. An event that does not apply (any event after
+ * completion, typing with nothing focused) is not an error: it emits an `ignored` notification.
+ *
+ * Returns: %TRUE when sent; %FALSE with @error set (%QUIRE_ERROR_INVALID_ARGUMENT,
+ *   %QUIRE_ERROR_INVALID_JSON, %QUIRE_ERROR_INVALID_EVENT), the session unchanged
+ */
+gboolean
+quire_session_send (QuireSession *self, const char *event_json, GError **error)
+{
+  QuireEngineError *engine_error = NULL;
+  gboolean sent;
+
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* A handler may drop the last reference to the session: keep it alive until we are done. */
+  g_object_ref (self);
+  sent = quire_engine_send (self->engine, event_json, &engine_error);
+  if (sent)
+    refresh (self);
+  else
+    propagate (error, engine_error);
+  g_object_unref (self);
+  return sent;
+}
+
+/**
+ * quire_session_send_node:
+ * @self: a #QuireSession
+ * @event: one event, an object with one member (e.g. `{"type": "Aki"}`)
+ * @error: return location for a #GError, or %NULL
+ *
+ * Like quire_session_send(), from a #JsonNode.
+ *
+ * Returns: %TRUE when sent; %FALSE with @error set, the session unchanged
+ */
+gboolean
+quire_session_send_node (QuireSession *self, JsonNode *event, GError **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), FALSE);
+  text = node_to_text (event, "quire_session_send_node", "event", error);
+  if (text == NULL)
+    return FALSE;
+  return quire_session_send (self, text, error);
+}
+
+/**
+ * quire_session_get_state_json:
+ * @self: a #QuireSession
+ *
+ * The state as JSON text: page, position, transition, indicator, focus, input, values, errors,
+ * buttons and completed — what a session script's `expect` matches.
+ *
+ * Returns: (transfer full): JSON text; free it with g_free()
+ */
+char *
+quire_session_get_state_json (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return take_text (quire_engine_get_state (self->engine));
+}
+
+/**
+ * quire_session_get_state:
+ * @self: a #QuireSession
+ *
+ * The state, as quire_session_get_state_json() describes it.
+ *
+ * Returns: (transfer full): a new #JsonNode holding an object
+ */
+JsonNode *
+quire_session_get_state (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return take_node (quire_engine_get_state (self->engine));
+}
+
+/**
+ * quire_session_get_presentation_json:
+ * @self: a #QuireSession
+ *
+ * What a front renders, localized, as JSON text: `{"chrome": {...}, "pages": [...]}` (title,
+ * indicator, buttons, progress, the open input view; the current page and its neighbours).
+ *
+ * Returns: (transfer full): JSON text; free it with g_free()
+ */
+char *
+quire_session_get_presentation_json (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return take_text (quire_engine_get_presentation (self->engine));
+}
+
+/**
+ * quire_session_get_presentation:
+ * @self: a #QuireSession
+ *
+ * The presentation, as quire_session_get_presentation_json() describes it.
+ *
+ * Returns: (transfer full): a new #JsonNode holding an object
+ */
+JsonNode *
+quire_session_get_presentation (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return take_node (quire_engine_get_presentation (self->engine));
+}
+
+/**
+ * quire_session_get_page_presentation:
+ * @self: a #QuireSession
+ * @index: a visible page's index, from 0
+ *
+ * One visible page's presentation (title, body, fields with labels, display strings, errors).
+ *
+ * Returns: (transfer full) (nullable): a new #JsonNode, or %NULL when no visible page has @index
+ */
+JsonNode *
+quire_session_get_page_presentation (QuireSession *self, int index)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return take_node (quire_engine_get_page_presentation (self->engine, index));
+}
+
+/**
+ * quire_session_snapshot_json:
+ * @self: a #QuireSession
+ *
+ * The whole session as a `quire.snapshot/1` document with its flow embedded, for
+ * quire_session_restore().
+ *
+ * Returns: (transfer full): JSON text; free it with g_free()
+ */
+char *
+quire_session_snapshot_json (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return take_text (quire_engine_snapshot (self->engine));
+}
+
+/**
+ * quire_session_snapshot:
+ * @self: a #QuireSession
+ *
+ * The snapshot, as quire_session_snapshot_json() describes it.
+ *
+ * Returns: (transfer full): a new #JsonNode holding an object
+ */
+JsonNode *
+quire_session_snapshot (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return take_node (quire_engine_snapshot (self->engine));
+}
+
+/**
+ * quire_session_get_result:
+ * @self: a #QuireSession
+ *
+ * The result, once completed: `{"outcome": "finished", "values": {...}}`.
+ *
+ * Returns: (transfer full) (nullable): a new #JsonNode, or %NULL before completion
+ */
+JsonNode *
+quire_session_get_result (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return take_node (quire_engine_get_result (self->engine));
+}
+
+/**
+ * quire_session_get_page_index:
+ * @self: a #QuireSession
+ *
+ * Returns: the #QuireSession:page-index
+ */
+int
+quire_session_get_page_index (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), -1);
+  return self->page_index;
+}
+
+/**
+ * quire_session_get_page_count:
+ * @self: a #QuireSession
+ *
+ * Returns: the #QuireSession:page-count
+ */
+int
+quire_session_get_page_count (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), -1);
+  return self->page_count;
+}
+
+/**
+ * quire_session_get_page_id:
+ * @self: a #QuireSession
+ *
+ * Returns: (transfer none): the #QuireSession:page-id, owned by @self
+ */
+const char *
+quire_session_get_page_id (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return self->page_id;
+}
+
+/**
+ * quire_session_get_focus:
+ * @self: a #QuireSession
+ *
+ * Returns: (transfer none) (nullable): the #QuireSession:focus, owned by @self
+ */
+const char *
+quire_session_get_focus (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return self->focus;
+}
+
+/**
+ * quire_session_get_completed:
+ * @self: a #QuireSession
+ *
+ * Returns: the #QuireSession:completed
+ */
+gboolean
+quire_session_get_completed (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), FALSE);
+  return self->outcome != NULL;
+}
+
+/**
+ * quire_session_get_outcome:
+ * @self: a #QuireSession
+ *
+ * Returns: (transfer none) (nullable): the #QuireSession:outcome, owned by @self
+ */
+const char *
+quire_session_get_outcome (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return self->outcome;
+}
+
+/**
+ * quire_session_get_locale:
+ * @self: a #QuireSession
+ *
+ * Returns: (transfer none): the #QuireSession:locale, owned by @self
+ */
+const char *
+quire_session_get_locale (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  return self->locale;
+}
+
+/**
+ * quire_session_set_locale:
+ * @self: a #QuireSession
+ * @locale: a BCP 47 language tag, e.g. `en` or `ja-JP`
+ * @error: return location for a #GError, or %NULL
+ *
+ * Sets the #QuireSession:locale. The state does not depend on it; the presentation does.
+ *
+ * Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ERROR_INVALID_ARGUMENT
+ */
+gboolean
+quire_session_set_locale (QuireSession *self, const char *locale, GError **error)
+{
+  QuireEngineError *engine_error = NULL;
+
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), FALSE);
+  if (!quire_engine_set_locale (self->engine, locale, &engine_error))
+    {
+      propagate (error, engine_error);
+      return FALSE;
+    }
+  if (g_strcmp0 (locale, self->locale) != 0)
+    {
+      g_free (self->locale);
+      self->locale = g_strdup (locale);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOCALE]);
+    }
+  return TRUE;
+}
+
+/**
+ * quire_session_get_viewport_width:
+ * @self: a #QuireSession
+ *
+ * Returns: the #QuireSession:viewport-width, in pixels
+ */
+double
+quire_session_get_viewport_width (QuireSession *self)
+{
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), 0);
+  return quire_engine_get_viewport_width (self->engine);
+}
+
+/**
+ * quire_session_set_viewport_width:
+ * @self: a #QuireSession
+ * @width: the pager's width in pixels
+ * @error: return location for a #GError, or %NULL
+ *
+ * Sets the #QuireSession:viewport-width. A drag in progress keeps its position.
+ *
+ * Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ERROR_INVALID_ARGUMENT when @width
+ *   is not a positive finite number
+ */
+gboolean
+quire_session_set_viewport_width (QuireSession *self, double width, GError **error)
+{
+  QuireEngineError *engine_error = NULL;
+  double before;
+
+  g_return_val_if_fail (QUIRE_IS_SESSION (self), FALSE);
+  before = quire_engine_get_viewport_width (self->engine);
+  if (!quire_engine_set_viewport_width (self->engine, width, &engine_error))
+    {
+      propagate (error, engine_error);
+      return FALSE;
+    }
+  if (before != width)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEWPORT_WIDTH]);
+  return TRUE;
+}
