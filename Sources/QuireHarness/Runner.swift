@@ -58,17 +58,7 @@ public enum Runner {
                 }
                 window.removeAll(keepingCapacity: true)
             case .restart:
-                let snapshot = JSONWriter.data(session.snapshot(includingFlow: false))
-                do {
-                    let restored = try Session(restoring: snapshot, flow: script.flow, file: "<snapshot>")
-                    if restored != session {
-                        let differences = StateDiff.diff(session.state, restored.state)
-                        lines = ["restart changed the session"] + differences.map { "  \($0)" }
-                    }
-                    session = restored
-                } catch {
-                    lines = ["restart failed: the snapshot did not restore"] + error.diagnostics.map { "  \($0)" }
-                }
+                lines = restart(&session, flow: script.flow)
             }
             if let stepStarted {
                 let elapsed = ContinuousClock.now - stepStarted
@@ -98,6 +88,41 @@ public enum Runner {
             file: script.file, name: script.name, status: failure.map(ScriptResult.Status.failed) ?? .passed,
             milliseconds: elapsed, steps: records, trace: trace, description: script.description,
             finalState: options.finalState ? session.state : nil)
+    }
+
+    /// `restart`: snapshots the session, serializes the snapshot to JSON text, builds a new session
+    /// from it (`restore`, the core's restore unless a test replaces it) and goes on with that one.
+    /// Returns why the step fails: the differences when the session did not come back equal, or
+    /// the diagnostics when the snapshot did not restore; nothing when all is well.
+    static func restart(
+        _ session: inout Session, flow: Flow,
+        restore: (_ snapshot: [UInt8], _ flow: Flow) throws(DocumentError) -> Session = Runner.restore
+    ) -> [String] {
+        let snapshot = JSONWriter.data(session.snapshot(includingFlow: false))
+        let restored: Session
+        do {
+            restored = try restore(snapshot, flow)
+        } catch {
+            return ["restart failed: the snapshot did not restore"] + error.diagnostics.map { "  \($0)" }
+        }
+        var lines: [String] = []
+        if restored != session {
+            lines = ["restart changed the session"] + StateDiff.diff(session.state, restored.state).map { "  \($0)" }
+            // What the state does not show.
+            if restored.locale != session.locale {
+                lines.append("  locale: \(JSONWriter.string(.string(session.locale))) → \(JSONWriter.string(.string(restored.locale)))")
+            }
+            if restored.viewportWidth != session.viewportWidth {
+                lines.append("  viewportWidth: \(session.viewportWidth) → \(restored.viewportWidth)")
+            }
+            if lines.count == 1 { lines.append("  (the state is the same; something a snapshot keeps outside it differs)") }
+        }
+        session = restored
+        return lines
+    }
+
+    static func restore(_ snapshot: [UInt8], _ flow: Flow) throws(DocumentError) -> Session {
+        try Session(restoring: snapshot, flow: flow, file: "<snapshot>")
     }
 
     /// Whether `patterns` match a contiguous run of `window` (an empty list: the window is empty).

@@ -34,8 +34,8 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(LocalizedText("plain").resolve("ja") == "plain")
     }
 
-    @Test func theDefaultsOfPagingAreTheContractsDefaults() {
-        let paging = pagesFlow(1, paging: "{}").paging
+    @Test func theDefaultsOfPagingAreTheContractsDefaults() throws {
+        let paging = try pagesFlow(1, paging: "{}").paging
         #expect(paging == Paging())
         #expect(paging.wrap == false && paging.swipe == true && paging.gate == .valid)
         #expect(paging.snapDistance == 0.5 && paging.flingVelocity == 400 && paging.animationMs == 250)

@@ -3,23 +3,23 @@ import Testing
 @testable import QuireCore
 
 /// A session on the "form" page of `formFlow`.
-func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
-    var session = Session(flow: formFlow(paging: paging))
+func onForm(_ paging: String = #"{"animationMs": 0}"#) throws -> Session {
+    var session = try Session(flow: formFlow(paging: paging))
     session.run(next)
     return session
 }
 
 @Suite struct FocusTests {
-    @Test func tappingAFieldMakesItFirstResponderAndPresentsItsInputView() {
-        var session = onForm()
+    @Test func tappingAFieldMakesItFirstResponderAndPresentsItsInputView() throws {
+        var session = try onForm()
         let notes = session.send(tapField("name"))
         #expect(notes == [.focusChanged(from: nil, to: "name"), .inputPresented(field: "name", view: .keyboard)])
         #expect(session.at("focus") == "name")
         #expect(session.at("input.view") == "keyboard")
     }
 
-    @Test func tappingAnotherFieldMovesFocusWithOneFocusChange() {
-        var session = onForm()
+    @Test func tappingAnotherFieldMovesFocusWithOneFocusChange() throws {
+        var session = try onForm()
         session.run(tapField("name"))
         let notes = session.send(tapField("time"))
         #expect(
@@ -29,14 +29,14 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
             ])
     }
 
-    @Test func aFieldOnAnotherPageCannotBecomeFirstResponder() {
-        var session = Session(flow: formFlow())
+    @Test func aFieldOnAnotherPageCannotBecomeFirstResponder() throws {
+        var session = try Session(flow: formFlow())
         #expect(session.send(tapField("name")).first?.ignoredReason == .otherPage)
         #expect(session.at("focus") == .null)
     }
 
-    @Test func hiddenAndDisabledFieldsCannotBecomeFirstResponder() {
-        let flow = makeFlow(
+    @Test func hiddenAndDisabledFieldsCannotBecomeFirstResponder() throws {
+        let flow = try makeFlow(
             #"""
             {"format": "quire.flow/1", "id": "f",
              "pages": [{"id": "a", "fields": [
@@ -51,8 +51,8 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
         #expect(session.at("focus") == "usable")
     }
 
-    @Test func tappingAnOpenPickerAgainCommitsAndResigns() {
-        var session = onForm()
+    @Test func tappingAnOpenPickerAgainCommitsAndResigns() throws {
+        var session = try onForm()
         session.run(tapField("color"), .select("blue"))
         let notes = session.send(tapField("color"))
         #expect(
@@ -62,22 +62,22 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
             ])
     }
 
-    @Test func tappingTheFocusedTextFieldKeepsIt() {
-        var session = onForm()
+    @Test func tappingTheFocusedTextFieldKeepsIt() throws {
+        var session = try onForm()
         session.run(tapField("name"))
         #expect(session.send(tapField("name")).isEmpty)
         #expect(session.at("focus") == "name")
     }
 
-    @Test func tappingTheBackgroundResigns() {
-        var session = onForm()
+    @Test func tappingTheBackgroundResigns() throws {
+        var session = try onForm()
         session.run(tapField("name"))
         #expect(session.run(.tap(.background)) == ["inputDismissed", "focusChanged"])
         #expect(session.send(.tap(.background)).first?.ignoredReason == .noFirstResponder)
     }
 
-    @Test func tabMovesThroughEditableFieldsAndWraps() {
-        var session = onForm()
+    @Test func tabMovesThroughEditableFieldsAndWraps() throws {
+        var session = try onForm()
         session.run(.key(.tab))
         #expect(session.at("focus") == "name")
         session.run(.key(.tab), .key(.tab))
@@ -86,21 +86,21 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
         #expect(session.at("focus") == "name")  // the toggle is skipped; wraps to the first
     }
 
-    @Test func shiftTabWithNothingFocusedFocusesTheLastAndWrapsBackwards() {
-        var session = onForm()
+    @Test func shiftTabWithNothingFocusedFocusesTheLastAndWrapsBackwards() throws {
+        var session = try onForm()
         session.run(.key(.shiftTab))
         #expect(session.at("focus") == "color")
         session.run(.key(.shiftTab), .key(.shiftTab), .key(.shiftTab))
         #expect(session.at("focus") == "color")
     }
 
-    @Test func tabOnAPageWithoutEditableFieldsIsIgnored() {
-        var session = Session(flow: formFlow())
+    @Test func tabOnAPageWithoutEditableFieldsIsIgnored() throws {
+        var session = try Session(flow: formFlow())
         #expect(session.send(.key(.tab)).first?.ignoredReason == .noEditableField)
     }
 
-    @Test func accessoryPreviousAndNextAreDisabledAtTheEnds() {
-        var session = onForm()
+    @Test func accessoryPreviousAndNextAreDisabledAtTheEnds() throws {
+        var session = try onForm()
         session.run(tapField("name"))
         #expect(
             session.at("input.accessory")
@@ -115,8 +115,8 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
         #expect(session.at("input.accessory")?.arrayValue?[1] == ["item": "next", "enabled": false])
     }
 
-    @Test func aFieldsAccessoryWinsOverTheFlowsWhichWinsOverTheStandardOne() {
-        let flow = makeFlow(
+    @Test func aFieldsAccessoryWinsOverTheFlowsWhichWinsOverTheStandardOne() throws {
+        let flow = try makeFlow(
             #"""
             {"format": "quire.flow/1", "id": "f", "accessory": ["done"],
              "pages": [{"id": "a", "fields": [
@@ -132,15 +132,15 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
         #expect(session.send(.tap(.accessory(.flexibleSpace))).first?.ignoredReason == .notAButton)
     }
 
-    @Test func aToggleNeverBecomesFirstResponder() {
-        var session = onForm()
+    @Test func aToggleNeverBecomesFirstResponder() throws {
+        var session = try onForm()
         session.run(tapField("agree"))
         #expect(session.at("focus") == .null)
         #expect(session.at("values.agree") == true)
     }
 
-    @Test func returnWithDefaultReturnKeyGoesToTheNextFieldThenResigns() {
-        let flow = makeFlow(
+    @Test func returnWithDefaultReturnKeyGoesToTheNextFieldThenResigns() throws {
+        let flow = try makeFlow(
             #"""
             {"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [
                {"id": "first", "kind": "text"}, {"id": "second", "kind": "text"}]}]}
@@ -155,8 +155,8 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
         #expect(session.at("focus") == .null)
     }
 
-    @Test func returnKeyDoneResignsAndNextWraps() {
-        let flow = makeFlow(
+    @Test func returnKeyDoneResignsAndNextWraps() throws {
+        let flow = try makeFlow(
             #"""
             {"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [
                {"id": "first", "kind": "text", "returnKey": "done"}, {"id": "second", "kind": "text", "returnKey": "next"}]}]}
@@ -168,24 +168,24 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
         #expect(session.at("focus") == "first")
     }
 
-    @Test func returnAndEscapeWithNothingFocusedDoNothing() {
-        var session = onForm()
+    @Test func returnAndEscapeWithNothingFocusedDoNothing() throws {
+        var session = try onForm()
         let before = session
         #expect(session.send(.key(.return)).first?.ignoredReason == .noFirstResponder)
         #expect(session.send(.key(.escape)).first?.ignoredReason == .noFirstResponder)
         #expect(session.state == before.state)
     }
 
-    @Test func tapsOnFieldsDuringATransitionAreIgnored() {
-        var session = Session(flow: formFlow(paging: #"{"animationMs": 200}"#))
+    @Test func tapsOnFieldsDuringATransitionAreIgnored() throws {
+        var session = try Session(flow: formFlow(paging: #"{"animationMs": 200}"#))
         session.run(next, .settle, back, .tick(10))
         #expect(session.send(tapField("name")).first?.ignoredReason == .transitionInProgress)
     }
 }
 
 @Suite struct TextTests {
-    @Test func typingAppliesAtOnce() {
-        var session = onForm()
+    @Test func typingAppliesAtOnce() throws {
+        var session = try onForm()
         session.run(tapField("name"))
         #expect(session.at("values.name") == .null)
         let notes = session.send(.type("Ak"))
@@ -193,8 +193,8 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
         #expect(session.at("values.name") == "Ak")
     }
 
-    @Test func backSpaceDeletesTheLastGraphemeCluster() {
-        let flow = makeFlow(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "t", "kind": "text"}]}]}"#)
+    @Test func backSpaceDeletesTheLastGraphemeCluster() throws {
+        let flow = try makeFlow(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "t", "kind": "text"}]}]}"#)
         var session = Session(flow: flow)
         session.run(tapField("t"), .type("a👨‍👩‍👧é"), .key(.backSpace))
         #expect(session.at("values.t") == "a👨‍👩‍👧")
@@ -202,15 +202,15 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
         #expect(session.at("values.t") == "a")
     }
 
-    @Test func backSpaceOnEmptyTextDoesNothing() {
-        var session = onForm()
+    @Test func backSpaceOnEmptyTextDoesNothing() throws {
+        var session = try onForm()
         session.run(tapField("name"), .type("A"), .key(.backSpace))
         #expect(session.at("values.name") == "")
         #expect(session.send(.key(.backSpace)).first?.ignoredReason == .emptyText)
     }
 
-    @Test func anInsertionOverMaxLengthIsRefusedWhole() {
-        var session = onForm()
+    @Test func anInsertionOverMaxLengthIsRefusedWhole() throws {
+        var session = try onForm()
         session.run(tapField("name"), .type("Aki"))
         let notes = session.send(.type("ko!"))
         #expect(notes == [.refused(reason: .maxLength, errors: [FieldError(field: "name", code: .maxLength)])])
@@ -219,16 +219,16 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
         #expect(session.at("values.name") == "Akiko")
     }
 
-    @Test func maxLengthCountsGraphemeClusters() {
-        var session = onForm()
+    @Test func maxLengthCountsGraphemeClusters() throws {
+        var session = try onForm()
         session.run(tapField("name"), .type("🇯🇵🇯🇵🇯🇵🇯🇵e"))
         #expect(session.at("values.name") == "🇯🇵🇯🇵🇯🇵🇯🇵e")
         session.run(.type("\u{301}"))  // a combining accent joins the last cluster
         #expect(session.at("values.name") == "🇯🇵🇯🇵🇯🇵🇯🇵é")
     }
 
-    @Test func aNewlineInTypedTextActsAsReturn() {
-        let flow = makeFlow(
+    @Test func aNewlineInTypedTextActsAsReturn() throws {
+        let flow = try makeFlow(
             #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "a1", "kind": "text"}, {"id": "a2", "kind": "text"}]}]}"#)
         var session = Session(flow: flow)
         session.run(tapField("a1"), .type("Aki\nSato"))
@@ -236,8 +236,8 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
         #expect(session.at("focus") == "a2")
     }
 
-    @Test func escapeAndCancelResignAndKeepTheText() {
-        let flow = makeFlow(
+    @Test func escapeAndCancelResignAndKeepTheText() throws {
+        let flow = try makeFlow(
             #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "t", "kind": "text", "accessory": ["cancel", "done"]}]}]}"#)
         var session = Session(flow: flow)
         session.run(tapField("t"), .type("x"), .key(.escape))
@@ -247,16 +247,16 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) -> Session {
         #expect(session.at("values.t") == "xy")
     }
 
-    @Test func arrowKeysInATextFieldDoNothingToPaging() {
-        var session = onForm()
+    @Test func arrowKeysInATextFieldDoNothingToPaging() throws {
+        var session = try onForm()
         session.run(tapField("name"))
         #expect(session.send(.key(.right)).first?.ignoredReason == .firstResponderActive)
         #expect(session.send(.key(.end)).first?.ignoredReason == .firstResponderActive)
         #expect(session.at("page.index") == 1)
     }
 
-    @Test func typingWithNothingFocusedIsIgnored() {
-        var session = onForm()
+    @Test func typingWithNothingFocusedIsIgnored() throws {
+        var session = try onForm()
         #expect(session.send(.type("x")).first?.ignoredReason == .noFirstResponder)
     }
 }

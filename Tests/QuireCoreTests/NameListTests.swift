@@ -28,8 +28,8 @@ import Testing
         }
     }
 
-    @Test func theStateHasExactlyTheDeclaredKeys() {
-        let state = Session(flow: pagesFlow(2)).state.objectValue
+    @Test func theStateHasExactlyTheDeclaredKeys() throws {
+        let state = try Session(flow: pagesFlow(2)).state.objectValue
         #expect(state?.keys == Session.StateKey.allCases.map(\.rawValue))
     }
 

@@ -2,13 +2,13 @@ import Testing
 
 @testable import QuireCore
 
-func durationFlow(_ field: String) -> Flow {
-    makeFlow(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [\#(field)]}]}"#)
+func durationFlow(_ field: String) throws -> Flow {
+    try makeFlow(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [\#(field)]}]}"#)
 }
 
 @Suite struct DurationTests {
-    @Test func wheelsWrapWithinThemselvesAndNeverCarry() {
-        var session = Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "minuteInterval": 5, "default": 6900}"#))
+    @Test func wheelsWrapWithinThemselvesAndNeverCarry() throws {
+        var session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "minuteInterval": 5, "default": 6900}"#))
         session.run(tapField("d"))
         #expect(session.at("input.wheels") == ["hours": 1, "minutes": 55])
         session.run(.spin(component: .minutes, by: 1))
@@ -17,33 +17,33 @@ func durationFlow(_ field: String) -> Flow {
         #expect(session.at("input.wheels") == ["hours": 23, "minutes": 0])
     }
 
-    @Test func aDraftBelowMinSnapsUpToTheSmallestValueTheWheelsShow() {
-        var session = Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "minuteInterval": 5, "default": 300}"#))
+    @Test func aDraftBelowMinSnapsUpToTheSmallestValueTheWheelsShow() throws {
+        var session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "minuteInterval": 5, "default": 300}"#))
         session.run(tapField("d"), .spin(component: .minutes, by: -1))
         #expect(session.at("input.draft") == 300)  // 0:00 is below min 60: 5 min is the smallest at least 60
     }
 
-    @Test func aDraftAboveMaxClampsDownToTheLargestValueTheWheelsShow() {
-        var session = Session(
+    @Test func aDraftAboveMaxClampsDownToTheLargestValueTheWheelsShow() throws {
+        var session = try Session(
             flow: durationFlow(#"{"id": "d", "kind": "duration", "minuteInterval": 15, "max": 5000, "default": 3600}"#))
         session.run(tapField("d"), .spin(component: .minutes, by: 2))
         #expect(session.at("input.draft") == 4500)  // 1:30 is above 5000 s: 1:15 is the largest at most 5000
     }
 
-    @Test func aPickerOnAFieldWithNoValueStartsAtTheSnappedMin() {
-        var session = Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "minuteInterval": 10, "min": 61}"#))
+    @Test func aPickerOnAFieldWithNoValueStartsAtTheSnappedMin() throws {
+        var session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "minuteInterval": 10, "min": 61}"#))
         #expect(session.at("values.d") == .null)
         session.run(tapField("d"))
         #expect(session.at("input.draft") == 600)
     }
 
-    @Test func aDefaultIsTheStartingValue() {
-        let session = Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 1500}"#))
+    @Test func aDefaultIsTheStartingValue() throws {
+        let session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 1500}"#))
         #expect(session.at("values.d") == 1500)
     }
 
-    @Test func aSecondsWheelIsOptional() {
-        var session = Session(
+    @Test func aSecondsWheelIsOptional() throws {
+        var session = try Session(
             flow: durationFlow(#"{"id": "d", "kind": "duration", "components": ["hours", "minutes", "seconds"], "default": 90, "min": 1}"#))
         session.run(tapField("d"))
         #expect(session.at("input.wheels") == ["hours": 0, "minutes": 1, "seconds": 30])
@@ -51,14 +51,14 @@ func durationFlow(_ field: String) -> Flow {
         #expect(session.at("input.draft") == 75)
     }
 
-    @Test func minZeroMakesZeroSelectable() {
-        var session = Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "min": 0, "default": 60}"#))
+    @Test func minZeroMakesZeroSelectable() throws {
+        var session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "min": 0, "default": 60}"#))
         session.run(tapField("d"), .spin(component: .minutes, by: -1), .tap(.accessory(.done)))
         #expect(session.at("values.d") == 0)
     }
 
-    @Test func arrowKeysSelectAWheelAndTurnIt() {
-        var session = Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600}"#))
+    @Test func arrowKeysSelectAWheelAndTurnIt() throws {
+        var session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600}"#))
         session.run(tapField("d"))
         #expect(session.at("input.selectedWheel") == "hours")
         session.run(.key(.up))
@@ -69,8 +69,8 @@ func durationFlow(_ field: String) -> Flow {
         #expect(session.send(.key(.right)).first?.ignoredReason == .atEnd)
     }
 
-    @Test func cancelAndEscapeRestoreTheValueFromBeforeEditing() {
-        var session = Session(
+    @Test func cancelAndEscapeRestoreTheValueFromBeforeEditing() throws {
+        var session = try Session(
             flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600, "accessory": ["cancel", "done"]}"#))
         session.run(tapField("d"), .spin(component: .hours, by: 1))
         #expect(session.send(.tap(.accessory(.cancel))) == [.inputDismissed(field: "d", committed: false), .focusChanged(from: "d", to: nil)])
@@ -79,30 +79,30 @@ func durationFlow(_ field: String) -> Flow {
         #expect(session.at("values.d") == 3600)
     }
 
-    @Test func doneAndReturnCommitTheDraft() {
-        var session = Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600}"#))
+    @Test func doneAndReturnCommitTheDraft() throws {
+        var session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600}"#))
         session.run(tapField("d"), .spin(component: .hours, by: 1), .tap(.accessory(.done)))
         #expect(session.at("values.d") == 7200)
         session.run(tapField("d"), .spin(component: .hours, by: 1), .key(.return))
         #expect(session.at("values.d") == 10800)
     }
 
-    @Test func aDraftChangeDoesNotChangeTheValue() {
-        var session = Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600}"#))
+    @Test func aDraftChangeDoesNotChangeTheValue() throws {
+        var session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600}"#))
         session.run(tapField("d"))
         #expect(session.send(.spin(component: .hours, by: 1)) == [.draftChanged(field: "d", draft: 7200)])
         #expect(session.at("values.d") == 3600)
     }
 
-    @Test func spinningWithoutAPickerOrOnAMissingWheelIsIgnored() {
-        var session = Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600}"#))
+    @Test func spinningWithoutAPickerOrOnAMissingWheelIsIgnored() throws {
+        var session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600}"#))
         #expect(session.send(.spin(component: .hours, by: 1)).first?.ignoredReason == .noDurationPicker)
         session.run(tapField("d"))
         #expect(session.send(.spin(component: .seconds, by: 1)).first?.ignoredReason == .noSuchWheel)
     }
 
-    @Test func typingIntoAPickerIsIgnoredButANewlineActsAsReturn() {
-        var session = Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600}"#))
+    @Test func typingIntoAPickerIsIgnoredButANewlineActsAsReturn() throws {
+        var session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600}"#))
         session.run(tapField("d"), .spin(component: .hours, by: 1))
         #expect(session.send(.type("12")).first?.ignoredReason == .notTextInput)
         session.run(.type("\n"))
@@ -129,8 +129,8 @@ func durationFlow(_ field: String) -> Flow {
 }
 
 @Suite struct ChoiceTests {
-    @Test func aListOpenedWithNoValueStartsAtTheFirstOption() {
-        var session = onForm()
+    @Test func aListOpenedWithNoValueStartsAtTheFirstOption() throws {
+        var session = try onForm()
         session.run(tapField("color"))
         #expect(session.at("input") == [
             "field": "color", "view": "choiceList", "draft": "red",
@@ -139,16 +139,16 @@ func durationFlow(_ field: String) -> Flow {
         ])
     }
 
-    @Test func selectSetsTheDraftAndDoneCommitsIt() {
-        var session = onForm()
+    @Test func selectSetsTheDraftAndDoneCommitsIt() throws {
+        var session = try onForm()
         session.run(tapField("color"), .select("green"))
         #expect(session.at("values.color") == .null)
         session.run(.tap(.accessory(.done)))
         #expect(session.at("values.color") == "green")
     }
 
-    @Test func downAndUpMoveTheDraftAndStopAtTheEnds() {
-        var session = onForm()
+    @Test func downAndUpMoveTheDraftAndStopAtTheEnds() throws {
+        var session = try onForm()
         session.run(tapField("color"))
         #expect(session.send(.key(.up)).first?.ignoredReason == .atEnd)
         session.run(.key(.down), .key(.down))
@@ -156,8 +156,8 @@ func durationFlow(_ field: String) -> Flow {
         #expect(session.send(.key(.down)).first?.ignoredReason == .atEnd)
     }
 
-    @Test func selectingAnUnknownOptionOrWithNoListIsIgnored() {
-        var session = onForm()
+    @Test func selectingAnUnknownOptionOrWithNoListIsIgnored() throws {
+        var session = try onForm()
         #expect(session.send(.select("red")).first?.ignoredReason == .noChoiceList)
         session.run(tapField("color"))
         #expect(session.send(.select("purple")).first?.ignoredReason == .unknownOption)
@@ -165,14 +165,14 @@ func durationFlow(_ field: String) -> Flow {
 }
 
 @Suite struct ToggleTests {
-    @Test func aTapFlipsTheValue() {
-        var session = onForm()
+    @Test func aTapFlipsTheValue() throws {
+        var session = try onForm()
         #expect(session.send(tapField("agree")) == [.valueChanged(field: "agree", value: true)])
         #expect(session.send(tapField("agree")) == [.valueChanged(field: "agree", value: false)])
     }
 
-    @Test func aToggleResignsTheFirstResponderCommittingItsDraftFirst() {
-        var session = onForm()
+    @Test func aToggleResignsTheFirstResponderCommittingItsDraftFirst() throws {
+        var session = try onForm()
         session.run(tapField("color"), .select("blue"))
         #expect(
             session.run(tapField("agree")) == ["inputDismissed", "valueChanged", "focusChanged", "valueChanged"])

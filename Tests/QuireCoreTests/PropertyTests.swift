@@ -27,24 +27,28 @@ import Testing
         return events
     }
 
-    static let flows: [Flow] = [
-        formFlow(paging: #"{"animationMs": 120}"#),
-        formFlow(paging: #"{"animationMs": 0, "wrap": true, "gate": "none"}"#),
-        pagesFlow(5, paging: #"{"animationMs": 200, "wrap": true, "autoAdvanceMs": 300}"#),
-        try! Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/focus-onboarding.json").path),
-        makeFlow(
-            #"""
-            {"format": "quire.flow/1", "id": "cond", "paging": {"animationMs": 50},
-             "pages": [
-              {"id": "a", "fields": [{"id": "on", "kind": "toggle", "default": true},
-                                     {"id": "color", "kind": "choice", "options": [{"id": "red"}, {"id": "blue"}]},
-                                     {"id": "n", "kind": "text", "requiredIf": {"field": "color", "equals": "red"}, "maxLength": 3}]},
-              {"id": "b", "visibleIf": {"field": "on", "equals": true},
-               "fields": [{"id": "d", "kind": "duration", "components": ["hours", "minutes", "seconds"], "min": 0, "required": true}]},
-              {"id": "c", "visibleIf": {"any": [{"field": "d", "greaterThan": 60}, {"field": "color", "equals": "blue"}]},
-               "fields": [{"id": "t", "kind": "toggle", "required": true}]},
-              {"id": "z"}]}
-            """#),
+    /// The flows the properties run on, loaded in the test that uses them (a flow that does not
+    /// load fails that test, not the whole run).
+    static let flows: [@Sendable () throws -> Flow] = [
+        { try formFlow(paging: #"{"animationMs": 120}"#) },
+        { try formFlow(paging: #"{"animationMs": 0, "wrap": true, "gate": "none"}"#) },
+        { try pagesFlow(5, paging: #"{"animationMs": 200, "wrap": true, "autoAdvanceMs": 300}"#) },
+        { try Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/focus-onboarding.json").path) },
+        {
+            try makeFlow(
+                #"""
+                {"format": "quire.flow/1", "id": "cond", "paging": {"animationMs": 50},
+                 "pages": [
+                  {"id": "a", "fields": [{"id": "on", "kind": "toggle", "default": true},
+                                         {"id": "color", "kind": "choice", "options": [{"id": "red"}, {"id": "blue"}]},
+                                         {"id": "n", "kind": "text", "requiredIf": {"field": "color", "equals": "red"}, "maxLength": 3}]},
+                  {"id": "b", "visibleIf": {"field": "on", "equals": true},
+                   "fields": [{"id": "d", "kind": "duration", "components": ["hours", "minutes", "seconds"], "min": 0, "required": true}]},
+                  {"id": "c", "visibleIf": {"any": [{"field": "d", "greaterThan": 60}, {"field": "color", "equals": "blue"}]},
+                   "fields": [{"id": "t", "kind": "toggle", "required": true}]},
+                  {"id": "z"}]}
+                """#)
+        },
     ]
 
     /// Checks every invariant after one event. Returns a description of the first broken one.
@@ -77,9 +81,9 @@ import Testing
         return nil
     }
 
-    @Test(arguments: 0..<flows.count)
-    func invariantsHoldOverLongRandomSequences(flowIndex: Int) async {
-        let flow = Self.flows[flowIndex]
+    @Test(.reproducibleSeed, arguments: 0..<flows.count)
+    func invariantsHoldOverLongRandomSequences(flowIndex: Int) async throws {
+        let flow = try Self.flows[flowIndex]()
         let events = Self.events(for: flow)
         await propertyCheck(count: 60, input: Gen.int(in: 0...(events.count - 1)).array(of: 20...250)) { indices in
             var session = Session(flow: flow, viewportWidth: 800)
@@ -88,21 +92,21 @@ import Testing
                 let before = session
                 let notes = session.send(event)
                 if let broken = Self.check(before: before, after: session, notes: notes, event: event) {
-                    Issue.record("step \(step) \(event): \(broken)")
+                    Issue.record("flow \(flow.id), step \(step) \(event): \(broken)")
                     return
                 }
                 // Snapshot → restore gives an equal session, at every step.
                 let restored = try? Session(restoring: JSONWriter.data(session.snapshot(includingFlow: step % 25 == 0)), flow: step % 25 == 0 ? nil : flow)
                 if restored != session {
-                    Issue.record("step \(step) \(event): snapshot did not restore an equal session")
+                    Issue.record("flow \(flow.id), step \(step) \(event): snapshot did not restore an equal session")
                     return
                 }
             }
         }
     }
 
-    @Test func theSameEventsGiveTheSameSession() async {
-        let flow = Self.flows[0]
+    @Test(.reproducibleSeed) func theSameEventsGiveTheSameSession() async throws {
+        let flow = try Self.flows[0]()
         let events = Self.events(for: flow)
         await propertyCheck(count: 30, input: Gen.int(in: 0...(events.count - 1)).array(of: 1...150)) { indices in
             var a = Session(flow: flow)

@@ -9,7 +9,7 @@ import Testing
     }
 
     @Test func aSnapshotRestoresAnEqualSessionMidAnimation() throws {
-        var session = Session(flow: pagesFlow(4, paging: #"{"animationMs": 250}"#))
+        var session = try Session(flow: pagesFlow(4, paging: #"{"animationMs": 250}"#))
         session.run(next, .tick(70), next, .tick(33))
         let restored = try roundTrip(session)
         #expect(restored == session)
@@ -20,13 +20,13 @@ import Testing
     }
 
     @Test func aSnapshotRestoresAnEqualSessionMidDrag() throws {
-        var session = Session(flow: pagesFlow(3), viewportWidth: 640)
+        var session = try Session(flow: pagesFlow(3), viewportWidth: 640)
         session.run(.dragBegin, .dragUpdate(dx: -123.25))
         #expect(try roundTrip(session) == session)
     }
 
     @Test func aSnapshotKeepsAnOpenPickerWithItsDraft() throws {
-        var session = onForm()
+        var session = try onForm()
         session.run(tapField("time"), .spin(component: .hours, by: 2), .key(.right))
         var restored = try roundTrip(session)
         #expect(restored == session)
@@ -37,7 +37,7 @@ import Testing
     @Test func aSnapshotRestoresAnAnswerOf100000GraphemeClusters() throws {
         // Over the 64 KiB string cap of documents people write: a snapshot is Quire's own, and an
         // autosave must never lose what was typed.
-        var session = Session(flow: makeFlow(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "fields": [{"id": "essay", "kind": "text"}]}]}"#))
+        var session = try Session(flow: makeFlow(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "fields": [{"id": "essay", "kind": "text"}]}]}"#))
         session.run(tapField("essay"))
         let chunk = String(repeating: "e\u{301}", count: 10_000)  // 10,000 clusters, 30,000 bytes
         for _ in 0..<10 { session.run(.type(chunk)) }
@@ -52,7 +52,7 @@ import Testing
             let fields = (0..<10).map { #"{"id": "f\#(page)_\#($0)", "kind": "text", "label": "\"quoted\" \\ \u2028 line"}"# }
             return #"{"id": "p\#(page)", "fields": [\#(fields.joined(separator: ","))]}"#
         }
-        let flow = makeFlow(#"{"format": "quire.flow/1", "id": "big", "pages": [\#(pages.joined(separator: ","))]}"#)
+        let flow = try makeFlow(#"{"format": "quire.flow/1", "id": "big", "pages": [\#(pages.joined(separator: ","))]}"#)
         var session = Session(flow: flow)
         session.run(tapField("f0_0"), .type("a\"b\\c\n"), .type("tab\there"), .key(.tab), .type("日本語 \u{7}"))
         #expect(session.flow.fields.count == 50_000)
@@ -67,12 +67,12 @@ import Testing
     }
 
     @Test func aSnapshotKeepsTheResult() throws {
-        var session = onForm()
+        var session = try onForm()
         session.run(.tap(.button(.cancel)))
         #expect(try roundTrip(session) == session)
     }
 
-    @Test func aBrokenSnapshotIsRejectedWithWhereAndWhy() {
+    @Test func aBrokenSnapshotIsRejectedWithWhereAndWhy() throws {
         let text = #"{"format": "quire.snapshot/1", "flow": {"format": "quire.flow/1", "id": "f", "pages": [{"id": "a"}]}, "values": {"ghost": 1}, "page": "b", "position": 0}"#
         #expect(throws: DocumentError.self) { try Session(restoring: Array(text.utf8), file: "s.json") }
         do {
@@ -107,8 +107,8 @@ import Testing
         #expect(session.presentPage(at: 3)?.fields.first?.display == "0:01:30")
     }
 
-    @Test func revealedErrorsCarryTheirText() {
-        var session = onForm()
+    @Test func revealedErrorsCarryTheirText() throws {
+        var session = try onForm()
         session.run(tapField("name"), .tap(.background))
         let name = session.presentPage(at: 1)?.fields.first
         #expect(name?.error == "Required")
@@ -117,8 +117,8 @@ import Testing
         #expect(session.presentPage(at: 1)?.fields.first?.error == "入力してください")
     }
 
-    @Test func theInputViewShowsWheelsOptionsAndToolbarTitles() {
-        var session = onForm()
+    @Test func theInputViewShowsWheelsOptionsAndToolbarTitles() throws {
+        var session = try onForm()
         session.run(tapField("time"))
         let input = session.chrome.input
         #expect(input?.wheels.map(\.title) == ["hours", "min"])
@@ -129,8 +129,8 @@ import Testing
         #expect(session.chrome.input?.options.map(\.selected) == [true, false, false])
     }
 
-    @Test func theChromeCarriesButtonsIndicatorAndProgress() {
-        var session = Session(flow: formFlow())
+    @Test func theChromeCarriesButtonsIndicatorAndProgress() throws {
+        var session = try Session(flow: formFlow())
         session.run(next)
         let chrome = session.chrome
         #expect(chrome.indicatorLabel == "Page 2 of 4")
@@ -138,8 +138,8 @@ import Testing
         #expect(abs(chrome.progress - 1.0 / 3) < 1e-12)
     }
 
-    @Test func aFrontBuildsOnlyTheCurrentPageAndItsNeighbours() {
-        var session = Session(flow: pagesFlow(1000))
+    @Test func aFrontBuildsOnlyTheCurrentPageAndItsNeighbours() throws {
+        var session = try Session(flow: pagesFlow(1000))
         session.run(.tap(.indicatorPage(500)))
         #expect(session.presentNeighbourhood().map(\.index) == [499, 500, 501])
     }

@@ -3,13 +3,19 @@ import Testing
 
 @testable import QuireCore
 
-/// Loads a flow from JSON text, failing the test with every diagnostic if it does not load.
-func makeFlow(_ json: String, sourceLocation: SourceLocation = #_sourceLocation) -> Flow {
+/// A test fixture that does not load: the test that uses it fails with every diagnostic, and the
+/// other tests still run.
+struct BadFixture: Error, CustomStringConvertible {
+    var problems: [String]
+    var description: String { "the test flow did not load:\n" + problems.joined(separator: "\n") }
+}
+
+/// Loads a flow from JSON text; throws `BadFixture` with every diagnostic if it does not load.
+func makeFlow(_ json: String) throws -> Flow {
     do {
         return try Flow.load(json: json, file: "test-flow.json")
     } catch {
-        Issue.record("flow did not load:\n\(error)", sourceLocation: sourceLocation)
-        fatalError("unusable test flow")
+        throw BadFixture(problems: error.diagnostics.map(\.description))
     }
 }
 
@@ -24,16 +30,16 @@ func problems(_ json: String) -> [String] {
 }
 
 /// A flow of `count` pages ("p0", "p1", …) with no fields.
-func pagesFlow(_ count: Int, paging: String = #"{"animationMs": 0}"#) -> Flow {
+func pagesFlow(_ count: Int, paging: String = #"{"animationMs": 0}"#) throws -> Flow {
     let pages = (0..<count).map { #"{"id": "p\#($0)"}"# }.joined(separator: ",")
-    return makeFlow(#"{"format": "quire.flow/1", "id": "pages", "paging": \#(paging), "pages": [\#(pages)]}"#)
+    return try makeFlow(#"{"format": "quire.flow/1", "id": "pages", "paging": \#(paging), "pages": [\#(pages)]}"#)
 }
 
 /// A form: page "intro"; page "form" with a required text `name` (max 5), a duration `time`
 /// (interval 5, min 60), a choice `color` (red, green, blue) and a toggle `agree`; page "more"
 /// with an optional text `note` (min 3); page "end".
-func formFlow(paging: String = #"{"animationMs": 0}"#) -> Flow {
-    makeFlow(
+func formFlow(paging: String = #"{"animationMs": 0}"#) throws -> Flow {
+    try makeFlow(
         #"""
         {"format": "quire.flow/1", "id": "form", "paging": \#(paging),
          "pages": [
@@ -79,3 +85,14 @@ extension SessionNotification {
 func tapField(_ id: String) -> Event { .tap(.field(id)) }
 let next = Event.tap(.button(.next))
 let back = Event.tap(.button(.back))
+
+@Suite struct FixtureTests {
+    /// A fixture with a mistake fails the test that loads it, with the loader's diagnostics; it
+    /// does not stop the test process (the other tests still run and report).
+    @Test func aBadFixtureThrowsWithItsDiagnostics() {
+        let error = #expect(throws: BadFixture.self) {
+            try makeFlow(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "titel": "x"}]}"#)
+        }
+        #expect(error?.problems == ["test-flow.json:1:61: $.pages[0].titel: unknown key 'titel' in a page; did you mean 'title'?"])
+    }
+}

@@ -3,24 +3,24 @@ import Testing
 @testable import QuireCore
 
 @Suite struct ValidationTests {
-    @Test func anErrorIsRevealedOnceTheFieldIsResigned() {
-        var session = onForm()
+    @Test func anErrorIsRevealedOnceTheFieldIsResigned() throws {
+        var session = try onForm()
         session.run(tapField("name"))
         #expect(session.at("errors") == [:])
         session.run(.tap(.background))
         #expect(session.at("errors") == ["name": "required"])
     }
 
-    @Test func anErrorDisappearsAsSoonAsItIsFixed() {
-        var session = onForm()
+    @Test func anErrorDisappearsAsSoonAsItIsFixed() throws {
+        var session = try onForm()
         session.run(tapField("name"), .tap(.background), tapField("name"), .type("A"))
         #expect(session.at("errors") == [:])
         session.run(.key(.backSpace))
         #expect(session.at("errors") == ["name": "required"])
     }
 
-    @Test func minLengthAppliesToTextThatIsThere() {
-        var session = onForm()
+    @Test func minLengthAppliesToTextThatIsThere() throws {
+        var session = try onForm()
         session.run(tapField("name"), .type("Aki"), next, tapField("note"), .tap(.background))
         #expect(session.at("errors") == [:])  // optional and empty: fine
         session.run(tapField("note"), .type("ab"), .tap(.background))
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func minMaxAndMaxLengthErrorsShowForValuesOutOfRange() throws {
-        var session = onForm()
+        var session = try onForm()
         var snapshot = session.snapshot().objectValue!
         var values = snapshot["values"]!.objectValue!
         values["name"] = "Too long"
@@ -39,8 +39,8 @@ import Testing
         #expect(session.at("errors") == ["name": "maxLength", "time": "min"])
     }
 
-    @Test func hiddenFieldsAreNotValidated() {
-        let flow = makeFlow(
+    @Test func hiddenFieldsAreNotValidated() throws {
+        let flow = try makeFlow(
             #"""
             {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
              "pages": [{"id": "a", "fields": [{"id": "ask", "kind": "toggle", "default": true},
@@ -53,8 +53,8 @@ import Testing
         #expect(session.at("page.index") == 1)
     }
 
-    @Test func disabledFieldsAreNotValidated() {
-        let flow = makeFlow(
+    @Test func disabledFieldsAreNotValidated() throws {
+        let flow = try makeFlow(
             #"""
             {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
              "pages": [{"id": "a", "fields": [{"id": "on", "kind": "toggle", "default": false},
@@ -66,8 +66,8 @@ import Testing
         #expect(session.at("page.index") == 1)
     }
 
-    @Test func requiredIfMakesAFieldRequired() {
-        let flow = makeFlow(
+    @Test func requiredIfMakesAFieldRequired() throws {
+        let flow = try makeFlow(
             #"""
             {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
              "pages": [{"id": "a", "fields": [{"id": "kind", "kind": "choice", "default": "other", "options": [{"id": "basic"}, {"id": "other"}]},
@@ -80,8 +80,8 @@ import Testing
         #expect(session.at("page.index") == 1)
     }
 
-    @Test func aRequiredToggleMustBeOn() {
-        let flow = makeFlow(
+    @Test func aRequiredToggleMustBeOn() throws {
+        let flow = try makeFlow(
             #"""
             {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
              "pages": [{"id": "a", "fields": [{"id": "terms", "kind": "toggle", "required": true}]}]}
@@ -93,8 +93,8 @@ import Testing
         #expect(session.at("completed.outcome") == "finished")
     }
 
-    @Test func conditionsSeeHiddenFieldsAsUnanswered() {
-        let flow = makeFlow(
+    @Test func conditionsSeeHiddenFieldsAsUnanswered() throws {
+        let flow = try makeFlow(
             #"""
             {"format": "quire.flow/1", "id": "f",
              "pages": [{"id": "a", "fields": [{"id": "on", "kind": "toggle", "default": true}]},
@@ -112,14 +112,14 @@ import Testing
 
 @Suite struct CompletionTests {
     /// A session on the last page of `formFlow` with a valid form.
-    func filled() -> Session {
-        var session = onForm()
+    func filled() throws -> Session {
+        var session = try onForm()
         session.run(tapField("name"), .type("Aki"), .tap(.background), .key(.end))
         return session
     }
 
-    @Test func finishCompletesOnceWithTheVisibleValues() {
-        var session = filled()
+    @Test func finishCompletesOnceWithTheVisibleValues() throws {
+        var session = try filled()
         #expect(session.send(.tap(.button(.finish))) == [.completed(outcome: .finished)])
         #expect(session.at("completed.outcome") == "finished")
         #expect(session.at("completed.values.name") == "Aki")
@@ -130,14 +130,14 @@ import Testing
         #expect(session == after)
     }
 
-    @Test func finishIsOnlyEnabledOnTheLastPage() {
-        var session = onForm()
+    @Test func finishIsOnlyEnabledOnTheLastPage() throws {
+        var session = try onForm()
         #expect(session.at("buttons.finish") == false)
         #expect(session.send(.tap(.button(.finish))).first?.ignoredReason == .disabled)
     }
 
-    @Test func aRefusedFinishRevealsTheFirstInvalidPageAndMovesThere() {
-        var session = Session(flow: formFlow(paging: #"{"animationMs": 0, "gate": "none"}"#))
+    @Test func aRefusedFinishRevealsTheFirstInvalidPageAndMovesThere() throws {
+        var session = try Session(flow: formFlow(paging: #"{"animationMs": 0, "gate": "none"}"#))
         session.run(.key(.end))
         let notes = session.send(.tap(.button(.finish)))
         #expect(notes.first == .refused(reason: .finish, errors: [FieldError(field: "name", code: .required)]))
@@ -146,8 +146,8 @@ import Testing
         #expect(session.at("completed") == .null)
     }
 
-    @Test func aFinishedResultLeavesHiddenFieldsOut() {
-        let flow = makeFlow(
+    @Test func aFinishedResultLeavesHiddenFieldsOut() throws {
+        let flow = try makeFlow(
             #"""
             {"format": "quire.flow/1", "id": "f",
              "pages": [{"id": "a", "fields": [{"id": "on", "kind": "toggle", "default": true},
@@ -159,8 +159,8 @@ import Testing
         #expect(session.at("values.extra") == "kept")
     }
 
-    @Test func cancelCompletesWithEveryValueAndCommitsAnOpenPicker() {
-        var session = onForm()
+    @Test func cancelCompletesWithEveryValueAndCommitsAnOpenPicker() throws {
+        var session = try onForm()
         session.run(tapField("color"), .select("green"))
         let notes = session.run(.tap(.button(.cancel)))
         #expect(notes == ["inputDismissed", "valueChanged", "focusChanged", "completed"])
@@ -169,8 +169,8 @@ import Testing
         #expect(session.at("completed.values")?.objectValue?.count == 5)
     }
 
-    @Test func cancelDuringATransitionClosesIt() {
-        var session = Session(flow: pagesFlow(3, paging: #"{"animationMs": 250}"#))
+    @Test func cancelDuringATransitionClosesIt() throws {
+        var session = try Session(flow: pagesFlow(3, paging: #"{"animationMs": 250}"#))
         session.run(next, .tick(100))
         let notes = session.send(.tap(.button(.cancel)))
         #expect(notes == [.pageDidChange(from: 0, to: 1, completed: false), .completed(outcome: .cancelled)])
@@ -181,17 +181,19 @@ import Testing
 
 @Suite struct FinishEdgeTests {
     /// The last page has a choice that, once committed, shows one more page.
-    static let flow = makeFlow(
-        #"""
-        {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
-         "pages": [{"id": "a", "fields": [{"id": "plan", "kind": "choice", "options": [{"id": "free"}, {"id": "pro"}]}]},
-                   {"id": "billing", "visibleIf": {"field": "plan", "equals": "pro"},
-                    "fields": [{"id": "card", "kind": "text", "required": true}]},
-                   {"id": "extra", "visibleIf": {"field": "plan", "equals": "free"}}]}
-        """#)
+    static func flow() throws -> Flow {
+        try makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
+             "pages": [{"id": "a", "fields": [{"id": "plan", "kind": "choice", "options": [{"id": "free"}, {"id": "pro"}]}]},
+                       {"id": "billing", "visibleIf": {"field": "plan", "equals": "pro"},
+                        "fields": [{"id": "card", "kind": "text", "required": true}]},
+                       {"id": "extra", "visibleIf": {"field": "plan", "equals": "free"}}]}
+            """#)
+    }
 
-    @Test func committingOnFinishThatShowsNewPagesMovesToThemInsteadOfFinishing() {
-        var session = Session(flow: Self.flow)
+    @Test func committingOnFinishThatShowsNewPagesMovesToThemInsteadOfFinishing() throws {
+        var session = try Session(flow: Self.flow())
         #expect(session.at("buttons.finish") == true)  // only page a is visible
         session.run(tapField("plan"), .select("free"))
         let notes = session.send(.tap(.button(.finish)))
@@ -200,8 +202,8 @@ import Testing
         #expect(session.at("completed") == .null)
     }
 
-    @Test func committingOnFinishThatShowsAPageWithARequiredFieldMovesThereWithoutRevealingIt() {
-        var session = Session(flow: Self.flow)
+    @Test func committingOnFinishThatShowsAPageWithARequiredFieldMovesThereWithoutRevealingIt() throws {
+        var session = try Session(flow: Self.flow())
         session.run(tapField("plan"), .select("pro"))
         let notes = session.send(.tap(.button(.finish)))
         #expect(notes.contains(.refused(reason: .finish, errors: [])))

@@ -8,7 +8,7 @@ import Testing
 /// (`WorkMeter`, debug builds).
 @Suite struct WorkPerEventTests {
     /// An intro page, a form page, `extraPages` pages of 10 fields each, and a last page.
-    static func bigFlow(extraPages: Int, gate: String) -> Flow {
+    static func bigFlow(extraPages: Int, gate: String) throws -> Flow {
         var pages = [#"{"id": "intro"}"#]
         pages.append(
             #"""
@@ -23,7 +23,7 @@ import Testing
             pages.append(#"{"id": "extra\#(page)", "fields": [\#(fields)]}"#)
         }
         pages.append(#"{"id": "last"}"#)
-        return makeFlow(
+        return try makeFlow(
             #"{"format": "quire.flow/1", "id": "big", "paging": {"animationMs": 100, "gate": "\#(gate)"}, "pages": [\#(pages.joined(separator: ","))]}"#)
     }
 
@@ -37,8 +37,8 @@ import Testing
         .key(.end), .settle, .key(.home), .tick(30), .tap(.indicatorRight), .settle,
     ]
 
-    static func work(extraPages: Int, gate: String) -> Int {
-        let flow = bigFlow(extraPages: extraPages, gate: gate)
+    static func work(extraPages: Int, gate: String) throws -> Int {
+        let flow = try bigFlow(extraPages: extraPages, gate: gate)
         var session = Session(flow: flow)
         return WorkMeter.measure {
             for event in focusAndPagingEvents { session.send(event) }
@@ -46,10 +46,10 @@ import Testing
     }
 
     @Test(arguments: ["valid", "none"])
-    func workPerEventDoesNotGrowWithTheFlow(gate: String) {
+    func workPerEventDoesNotGrowWithTheFlow(gate: String) throws {
         #if DEBUG
-            let small = Self.work(extraPages: 10, gate: gate)
-            let large = Self.work(extraPages: 3000, gate: gate)
+            let small = try Self.work(extraPages: 10, gate: gate)
+            let large = try Self.work(extraPages: 3000, gate: gate)
             #expect(small > 0)
             // Fenwick operations are counted once each (their inner loops are O(log n) in the
             // page count), so equal counts mean the same operations on both flows.
