@@ -19,7 +19,7 @@ import Testing
     }
 
     func error(_ field: String, _ value: FieldValue) -> ValidationCode? {
-        flow.fields[flow.fieldIndex(of: field)!].validate(value, required: false)
+        flow.fieldTraits[flow.fieldIndex(of: field)!].validate(value, length: value.textLength, required: false)
     }
 
     @Test func textOfExactlyMaxLengthIsValidAndOneMoreIsNot() {

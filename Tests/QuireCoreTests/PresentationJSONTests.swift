@@ -6,7 +6,7 @@ import Testing
 /// values say, with every key present.
 @Suite struct PresentationJSONTests {
     @Test func theJSONCarriesTheChromeTheInputViewAndTheNeighbourPages() throws {
-        var session = Session(flow: formFlow())
+        var session = Session(flow: try formFlow())
         session.run(.tap(.button(.next)), .settle, .tap(.field("time")), .spin(component: .minutes, by: 2))
         let json = session.presentation
         let chrome = try #require(json["chrome"])
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func revealedErrorsAndTheOutcomeAppearInTheJSON() throws {
-        var session = Session(flow: formFlow())
+        var session = Session(flow: try formFlow())
         session.run(.tap(.button(.next)), .settle, .tap(.field("name")), .type("a"), .key(.backSpace), .tap(.background))
         let field = session.presentation["pages"]?.arrayValue?[1]["fields"]?.arrayValue?[0]
         #expect(field?["error"] == "Required" && field?["errorCode"] == "required")

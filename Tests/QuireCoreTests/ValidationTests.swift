@@ -223,8 +223,8 @@ import Testing
     /// whatever is typed and deleted, it equals a full count, and `maxLength` refuses exactly
     /// what the full count says is too long.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
-    func theKeptLengthIsAlwaysTheFullCount(seed: UInt64) {
-        let flow = makeFlow(
+    func theKeptLengthIsAlwaysTheFullCount(seed: UInt64) throws {
+        let flow = try makeFlow(
             #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "fields": [{"id": "t", "kind": "text", "maxLength": 12}]}]}"#)
         var session = Session(flow: flow)
         session.run(tapField("t"))
