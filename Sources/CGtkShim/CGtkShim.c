@@ -42,6 +42,8 @@ gulong quire_signal_connect(gpointer instance, const char *signal, const void *h
                                  after ? G_CONNECT_AFTER : (GConnectFlags)0);
 }
 
+void quire_signal_emit(gpointer instance, const char *signal) { g_signal_emit_by_name(instance, signal); }
+
 GtkWidget *quire_drawing_area_new_with_role(GtkAccessibleRole role) {
     return g_object_new(GTK_TYPE_DRAWING_AREA, "accessible-role", role, NULL);
 }
@@ -95,3 +97,8 @@ guint quire_install_main_queue_source(void) {
 }
 
 void quire_drain_main_queue(void) { _dispatch_main_queue_callback_4CF(NULL); }
+
+void quire_settings_set_prefer_dark(gboolean dark) {
+    GtkSettings *settings = gtk_settings_get_default();
+    if (settings) g_object_set(settings, "gtk-application-prefer-dark-theme", dark, NULL);
+}

@@ -41,6 +41,9 @@ gboolean quire_is_floating(gpointer instance);
 gulong quire_signal_connect(gpointer instance, const char *signal, const void *handler, gpointer data,
                             GClosureNotify destroy, gboolean after);
 
+// Emits a signal without arguments or result (tests; g_signal_emit_by_name is variadic).
+void quire_signal_emit(gpointer instance, const char *signal);
+
 // A drawing area whose accessible role is not the default (the role is construct-only).
 GtkWidget *quire_drawing_area_new_with_role(GtkAccessibleRole role);
 
@@ -60,4 +63,8 @@ guint quire_install_main_queue_source(void);
 // Runs what is queued on Swift's main queue now (tests iterate GLib by hand and call this too).
 void quire_drain_main_queue(void);
 
+
+
+// GtkSettings' dark-style preference (g_object_set is variadic).
+void quire_settings_set_prefer_dark(gboolean dark);
 #endif

@@ -44,6 +44,7 @@ typealias KeyHandler = @MainActor (UInt32, UInt32, GdkModifierType) -> Bool
 typealias BoolHandler = @MainActor (Bool) -> Bool
 typealias SizeHandler = @MainActor (Int32, Int32) -> Void
 typealias VariantHandler = @MainActor (OpaquePointer?) -> Void
+typealias TextHandler = @MainActor (String) -> Int32?
 
 private let voidEntry: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
     let data = CPointer(data)
@@ -79,6 +80,27 @@ private let pointerEntry: @convention(c) (gpointer?, OpaquePointer?, gpointer?) 
     let data = CPointer(data)
     let argument = CPointer(argument)
     return MainActor.assumeIsolated { box(data, VariantHandler.self)(argument.raw.map(OpaquePointer.init)) }
+}
+
+/// `GtkEditable::insert-text (text, length, position*)`.
+private let insertTextEntry: @convention(c) (gpointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?, gpointer?) -> Void = {
+    _, text, length, position, data in
+    let data = CPointer(data)
+    let position = CPointer(position.map(UnsafeMutableRawPointer.init))
+    let string: String
+    if let text {
+        let bytes = length < 0 ? strlen(text) : Int(length)
+        string = text.withMemoryRebound(to: UInt8.self, capacity: bytes) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: bytes), as: UTF8.self)
+        }
+    } else {
+        string = ""
+    }
+    MainActor.assumeIsolated {
+        if let moved = box(data, TextHandler.self)(string) {
+            position.raw?.assumingMemoryBound(to: Int32.self).pointee = moved
+        }
+    }
 }
 
 extension ObjectRef {
@@ -130,7 +152,18 @@ extension ObjectRef {
         connect(signal, entry: boolEntry, after: false, handler as BoolHandler)
     }
 
-    /// Two ints: `GtkDrawingArea::resize`.
+    /// `insert-text` of a GtkEditable: the inserted text; the handler may return where the cursor
+    /// goes after the signal (in characters).
+    @discardableResult
+    public func onInsertText(_ handler: @escaping @MainActor (String) -> Int32?) -> SignalHandler {
+        connect("insert-text", entry: insertTextEntry, after: false, handler as TextHandler)
+    }
+
+    /// Stops the signal being emitted now from reaching its default handler (an edit a view
+    /// turned into an event instead).
+    public func stopEmission(_ signal: String) { g_signal_stop_emission_by_name(pointer, signal) }
+
+    /// Two ints: `GtkDrawingArea::resize`, `GtkEditable::delete-text (start, end)`.
     @discardableResult
     public func onSize(_ signal: String, _ handler: @escaping @MainActor (Int32, Int32) -> Void) -> SignalHandler {
         connect(signal, entry: sizeEntry, after: false, handler as SizeHandler)

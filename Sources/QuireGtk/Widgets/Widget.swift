@@ -323,3 +323,24 @@ public final class DrawingArea: Widget {
         if height >= 0 { gtk_drawing_area_set_content_height(quire_drawing_area(pointer), height) }
     }
 }
+
+/// GtkCenterBox: a start, a centre that stays centred, an end.
+@MainActor
+public final class CenterBox: Widget {
+    public init() {
+        super.init(new: gtk_center_box_new())
+    }
+
+    public func setStart(_ child: Widget) { gtk_center_box_set_start_widget(quire_center_box(pointer), child.widget) }
+    public func setCenter(_ child: Widget) { gtk_center_box_set_center_widget(quire_center_box(pointer), child.widget) }
+    public func setEnd(_ child: Widget) { gtk_center_box_set_end_widget(quire_center_box(pointer), child.widget) }
+}
+
+/// GtkFixed, used as a plain container that can itself hold the keyboard focus (a GtkBox passes
+/// focus to its children) and whose layout manager views replace.
+@MainActor
+public final class Container: Widget {
+    public init() {
+        super.init(new: gtk_fixed_new())
+    }
+}
