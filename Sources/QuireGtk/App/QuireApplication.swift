@@ -1,0 +1,169 @@
+import CGtk
+import CGtkShim
+import QuireCore
+
+/// The walkthrough app behind `quire run`: a GtkApplication (`dev.quire.Quire`) whose window shows
+/// a flow's walkthrough; finishing it opens the main window.
+@MainActor
+public final class QuireApplication {
+    public struct Options: Sendable {
+        public var locale: String?
+        public var style: Appearance = .system
+        /// Quit once the first frame is drawn (start-up checks and measurements). The quit goes
+        /// through Swift's main queue, so it also proves that queue runs inside GLib's loop.
+        public var exitAfterFirstFrame = false
+        public init() {}
+    }
+
+    public enum Appearance: String, Sendable, CaseIterable {
+        case system, light, dark
+    }
+
+    /// Exit codes of `run` (documented with the command).
+    public enum ExitCode {
+        public static let success: Int32 = 0
+        public static let noDisplay: Int32 = 3
+    }
+
+    public static let applicationID = "dev.quire.Quire"
+
+    private let flow: Flow
+    private let options: Options
+    private let app: ObjectRef
+    private var window: ObjectRef?
+    private var walkthrough: WalkthroughView?
+    private var mainView: MainPlaceholderView?
+    private var actions: [ObjectRef] = []
+    private var windowActions: [String: ObjectRef] = [:]
+
+    private init(flow: Flow, options: Options) {
+        self.flow = flow
+        self.options = options
+        app = ObjectRef(UnsafeMutableRawPointer(gtk_application_new(Self.applicationID, G_APPLICATION_NON_UNIQUE)!), .full)
+    }
+
+    /// Runs the app until its last window closes; returns the process exit code. Without a
+    /// display it builds nothing and returns `ExitCode.noDisplay`.
+    public static func run(flow: Flow, options: Options = Options()) -> Int32 {
+        guard Toolkit.initialize() else { return ExitCode.noDisplay }
+        MainQueueBridge.install()
+        let application = QuireApplication(flow: flow, options: options)
+        return application.run()
+    }
+
+    /// The session locale: `--locale`, else the user's (LC_ALL, LC_MESSAGES, LANG), as BCP 47.
+    public static func userLocale() -> String {
+        guard let names = g_get_language_names(), let first = names.pointee else { return "en" }
+        return bcp47(String(cString: first))
+    }
+
+    /// "ja_JP.UTF-8" → "ja-JP"; "C" and "POSIX" → "en".
+    public nonisolated static func bcp47(_ posix: String) -> String {
+        let base = posix.split(separator: ".").first.map(String.init) ?? posix
+        let bare = base.split(separator: "@").first.map(String.init) ?? base
+        if bare.isEmpty || bare == "C" || bare == "POSIX" { return "en" }
+        return bare.split(separator: "_").joined(separator: "-")
+    }
+
+    private func run() -> Int32 {
+        app.on("startup") { [weak self] in self?.startup() }
+        app.on("activate") { [weak self] in self?.activate() }
+        return g_application_run(quire_g_application(app.pointer), 0, nil)
+    }
+
+    private func startup() {
+        Style.install()
+        switch options.style {
+        case .dark: quire_settings_set_prefer_dark(1)
+        case .light: quire_settings_set_prefer_dark(0)
+        case .system: break
+        }
+        addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.quit() }
+        addAction("walkthrough", accelerators: ["<Control>r"]) { [weak self] in self?.showWalkthrough() }
+        addAction("back", accelerators: ["<Alt>Left"]) { [weak self] in self?.walkthrough?.host.send(.tap(.button(.back))) }
+        addAction("next", accelerators: ["<Alt>Right"]) { [weak self] in self?.walkthrough?.host.send(.tap(.button(.next))) }
+        addAction("skip", accelerators: ["<Alt>s"]) { [weak self] in self?.walkthrough?.host.send(.tap(.button(.skip))) }
+        addAction("finish", accelerators: ["<Control>Return"]) { [weak self] in
+            self?.walkthrough?.host.send(.tap(.button(.finish)))
+        }
+    }
+
+    private func addAction(_ name: String, accelerators: [String], _ handler: @escaping @MainActor () -> Void) {
+        let action = ObjectRef(UnsafeMutableRawPointer(g_simple_action_new(name, nil)!), .full)
+        action.onPointer("activate") { _ in handler() }
+        g_action_map_add_action(quire_action_map(app.pointer), OpaquePointer(action.pointer))
+        actions.append(action)
+        withCStrings(accelerators) { list in
+            gtk_application_set_accels_for_action(quire_application(app.pointer), "app.\(name)", list)
+        }
+    }
+
+    private func activate() {
+        if window == nil { buildWindow() }
+        if let window { gtk_window_present(quire_window(window.pointer)) }
+    }
+
+    private func buildWindow() {
+        let window = ObjectRef(UnsafeMutableRawPointer(gtk_application_window_new(quire_application(app.pointer))!), .sink)
+        self.window = window
+        let gtkWindow = quire_window(window.pointer)
+        gtk_window_set_default_size(gtkWindow, 520, 680)
+        let header = gtk_header_bar_new()
+        gtk_window_set_titlebar(gtkWindow, header)
+        window.on("destroy") { [weak self] in self?.window = nil }
+        showWalkthrough()
+        if options.exitAfterFirstFrame { quitAfterFirstFrame(window) }
+    }
+
+    private var locale: String { options.locale ?? Self.userLocale() }
+
+    private func showWalkthrough() {
+        guard let window else { return }
+        let session = Session(flow: flow, locale: locale)
+        let host = SessionHost(session)
+        let view = WalkthroughView(host: host)
+        host.onCompleted = { [weak self] completion in self?.completed(completion) }
+        walkthrough = view
+        mainView = nil
+        gtk_window_set_child(quire_window(window.pointer), view.root.widget)
+        gtk_window_set_title(quire_window(window.pointer), session.chrome.title ?? flow.id)
+    }
+
+    private func completed(_ completion: Completion) {
+        guard let window, let session = walkthrough?.host.session else { return }
+        let view = MainPlaceholderView(session: session, completion: completion)
+        mainView = view
+        gtk_window_set_child(quire_window(window.pointer), view.root.widget)
+        // Let the walkthrough go after this event has finished rendering.
+        let done = walkthrough
+        walkthrough = nil
+        _ = done
+    }
+
+    private func quit() {
+        g_application_quit(quire_g_application(app.pointer))
+    }
+
+    private func quitAfterFirstFrame(_ window: ObjectRef) {
+        let data = Unmanaged.passUnretained(self).toOpaque()
+        gtk_widget_add_tick_callback(quire_widget(window.pointer), { _, _, data in
+            let data = CPointer(data)
+            MainActor.assumeIsolated {
+                let app = Unmanaged<QuireApplication>.fromOpaque(data.raw!).takeUnretainedValue()
+                // Through the main queue on purpose: see `Options.exitAfterFirstFrame`.
+                Task { @MainActor in app.quit() }
+            }
+            return 0
+        }, data, nil)
+    }
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings.
+@MainActor
+func withCStrings<T>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> T) -> T {
+    let copies = strings.map { strdup($0) }
+    defer { for copy in copies { free(copy) } }
+    var list: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
+    list.append(nil)
+    return list.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+}

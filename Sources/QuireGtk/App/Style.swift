@@ -1,0 +1,26 @@
+import CGtk
+
+/// The app's stylesheet: the few things Adwaita has no class for (the input panel's edge, the
+/// value button of the field being edited).
+@MainActor
+enum Style {
+    static let css = """
+        .quire-input-panel { border-top: 1px solid alpha(currentColor, 0.15); box-shadow: 0 -2px 8px alpha(black, 0.12); }
+        .quire-value-button.quire-editing { box-shadow: inset 0 0 0 2px @accent_color; }
+        .quire-value-button.error, entry.error { color: @error_color; }
+        .quire-page .title-1 { margin-bottom: 6px; }
+        .quire-chrome { border-top: 1px solid alpha(currentColor, 0.08); }
+        .quire-choices button.quire-selected { font-weight: bold; }
+        """
+
+    private static var installed = false
+
+    static func install() {
+        guard !installed, let display = gdk_display_get_default() else { return }
+        installed = true
+        let provider = gtk_css_provider_new()
+        gtk_css_provider_load_from_data(provider, css, -1)
+        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        g_object_unref(UnsafeMutableRawPointer(provider))
+    }
+}

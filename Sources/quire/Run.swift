@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import QuireCore
+
+#if QUIRE_GTK
+    import QuireGtk
+#endif
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Open a flow's walkthrough in a GTK 4 window.",
+        discussion: """
+            Without FLOW, runs the built-in demo walkthrough (data/flows/focus-onboarding.json, \
+            compiled into quire). The window follows the user's locale (LANG, LC_ALL, LC_MESSAGES) \
+            unless --locale is given. Finishing the walkthrough opens the main window.
+
+            Keys: the arrows, Page_Up/Page_Down, Home/End, Tab, Return, Escape and BackSpace act as \
+            in a session script; Alt+Left/Alt+Right go back/next, Alt+S skips, Ctrl+Return \
+            finishes, Ctrl+R runs the walkthrough again, Ctrl+Q quits.
+
+            Exit codes: 0 the window was closed; 2 bad input (a broken flow, a missing file) or a \
+            usage error; 3 no display could be opened; 4 this quire was built without GTK 4.
+            """)
+
+    @Argument(help: "A flow file (quire.flow/1); the demo walkthrough when left out.")
+    var flow: String?
+
+    @Option(help: "The language of Quire's strings and the flow's texts (BCP 47, e.g. en, ja).")
+    var locale: String?
+
+    @Option(help: "Light or dark style: system, light or dark.")
+    var style: String = "system"
+
+    @Flag(help: .hidden)
+    var exitAfterFirstFrame = false
+
+    func validate() throws {
+        if !["system", "light", "dark"].contains(style) {
+            throw ValidationError("--style must be system, light or dark")
+        }
+    }
+
+    func run() throws {
+        let loaded: Flow
+        do {
+            if let flow {
+                loaded = try Flow.load(contentsOf: flow)
+            } else {
+                loaded = try demoFlow()
+            }
+        } catch {
+            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            throw ExitCode(Exit.badInput)
+        }
+        #if QUIRE_GTK
+            let code = MainActor.assumeIsolated { () -> Int32 in
+                var options = QuireApplication.Options()
+                options.locale = locale
+                options.style = QuireApplication.Appearance(rawValue: style) ?? .system
+                options.exitAfterFirstFrame = exitAfterFirstFrame
+                return QuireApplication.run(flow: loaded, options: options)
+            }
+            if code == QuireApplication.ExitCode.noDisplay {
+                printError(
+                    "quire run: cannot open a display (DISPLAY or WAYLAND_DISPLAY is unset or unreachable); "
+                        + "run it in a desktop session, or under Xvfb (xvfb-run quire run)")
+                throw ExitCode(Exit.noDisplay)
+            }
+            if code != 0 { throw ExitCode(code) }
+        #else
+            _ = loaded
+            printError(
+                "quire run: this quire was built without GTK 4 support (no gtk4 found by pkg-config when it was "
+                    + "built, or QUIRE_GTK=0); install libgtk-4-dev (scripts/setup) and build again")
+            throw ExitCode(Exit.noGTK)
+        #endif
+    }
+
+    private func demoFlow() throws(DocumentError) -> Flow {
+        #if QUIRE_GTK
+            return try Flow.load(json: DemoFlow.json, file: DemoFlow.path)
+        #else
+            // Without GTK there is no window to show it in; `run` reports that after this.
+            return try Flow.load(json: #"{"format": "quire.flow/1", "id": "none", "pages": [{"id": "p"}]}"#)
+        #endif
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import QuireCore
+import Testing
+
+@testable import QuireGtk
+
+@Suite struct DemoFlowTests {
+    @Test func theEmbeddedDemoFlowIsTheFileInData() throws {
+        let file = GtkTest.packageRoot.appendingPathComponent(DemoFlow.path)
+        var text = try String(contentsOf: file, encoding: .utf8)
+        if text.hasSuffix("\n") { text.removeLast() }
+        #expect(DemoFlow.json == text, "run scripts/embed-demo-flow")
+    }
+
+    @Test func theEmbeddedDemoFlowLoads() throws {
+        let flow = try Flow.load(json: DemoFlow.json, file: DemoFlow.path)
+        #expect(flow.id == "focus-onboarding")
+    }
+}
+
+@Suite struct TranslationTests {
+    @Test func posixLocalesBecomeLanguageTags() {
+        #expect(QuireApplication.bcp47("ja_JP.UTF-8") == "ja-JP")
+        #expect(QuireApplication.bcp47("en_GB.utf8@euro") == "en-GB")
+        #expect(QuireApplication.bcp47("C") == "en")
+        #expect(QuireApplication.bcp47("POSIX") == "en")
+        #expect(QuireApplication.bcp47("de") == "de")
+    }
+
+    @Test func keysAreGDKNamesAndModifiedKeysAreLeftToGTK() {
+        #expect(KeyTranslation.key(named: "Right", shift: false, control: false, alt: false) == .right)
+        #expect(KeyTranslation.key(named: "ISO_Left_Tab", shift: true, control: false, alt: false) == .shiftTab)
+        #expect(KeyTranslation.key(named: "Tab", shift: true, control: false, alt: false) == .shiftTab)
+        #expect(KeyTranslation.key(named: "KP_Enter", shift: false, control: false, alt: false) == .return)
+        #expect(KeyTranslation.key(named: "Right", shift: false, control: false, alt: true) == nil)
+        #expect(KeyTranslation.key(named: "q", shift: false, control: true, alt: false) == nil)
+        #expect(KeyTranslation.key(named: "a", shift: false, control: false, alt: false) == nil)
+    }
+}
+
+/// `quire run` as a user starts it.
+@Suite(.serialized) struct RunCommandTests {
+    static let binary = GtkTest.packageRoot.appendingPathComponent(".build/debug/quire")
+
+    func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 30) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            return (-1, "timed out")
+        }
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, stderr)
+    }
+
+    @Test func withoutADisplayItSaysSoAndExitsThree() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        let (status, stderr) = try run(["run"], environment: environment)
+        #expect(status == 3)
+        #expect(stderr.contains("cannot open a display"))
+    }
+
+    @Test func aBrokenFlowIsBadInput() throws {
+        let (status, stderr) = try run(["run", "/nonexistent/flow.json"], environment: ProcessInfo.processInfo.environment)
+        #expect(status == 2)
+        #expect(stderr.contains("/nonexistent/flow.json"))
+    }
+
+    /// The app quits after its first frame through a task on Swift's main queue: it exits only if
+    /// GLib's loop drains that queue.
+    @Test(GtkTest.enabled) func theAppDrawsItsFirstFrameAndQuitsThroughTheMainQueue() throws {
+        let (status, stderr) = try run(["run", "--exit-after-first-frame"], environment: ProcessInfo.processInfo.environment)
+        #expect(status == 0, "\(stderr)")
+    }
+}
