@@ -12,8 +12,7 @@ final class MainPlaceholderView {
         root.valign = GTK_ALIGN_CENTER
         root.halign = GTK_ALIGN_CENTER
         root.setMargins(top: 24, bottom: 24, start: 24, end: 24)
-        let strings = Strings(locale: session.locale)
-        let title = Label(completion.outcome == .finished ? strings.finish : strings.cancel)
+        let title = Label(session.chrome.title ?? session.flow.id)
         title.addCSSClass("title-1")
         root.append(title)
         for index in 0..<session.pageCount {

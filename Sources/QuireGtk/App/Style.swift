@@ -6,7 +6,7 @@ import CGtk
 enum Style {
     static let css = """
         .quire-input-panel { border-top: 1px solid alpha(currentColor, 0.15); box-shadow: 0 -2px 8px alpha(black, 0.12); }
-        .quire-value-button.quire-editing { box-shadow: inset 0 0 0 2px @accent_color; }
+        .quire-value-button.quire-editing { background-image: none; background-color: alpha(@theme_selected_bg_color, 0.3); }
         .quire-value-button.error, entry.error { color: @error_color; }
         .quire-page .title-1 { margin-bottom: 6px; }
         .quire-chrome { border-top: 1px solid alpha(currentColor, 0.08); }

@@ -43,6 +43,13 @@ final class FieldRowView {
         errorLabel.addCSSClass("error")
         errorLabel.addCSSClass("caption")
         errorRevealer.setChild(errorLabel)
+        // A hidden error is gone from the accessible tree too (not an empty label), once it has
+        // slid away.
+        errorRevealer.isVisible = false
+        errorRevealer.onPointer("notify::child-revealed") { [weak self] _ in
+            guard let self, !self.errorRevealer.revealed, !self.errorRevealer.childRevealed else { return }
+            self.errorRevealer.isVisible = false
+        }
 
         switch field.kind {
         case "text":
@@ -150,6 +157,7 @@ final class FieldRowView {
         }
         if let error = field.error {
             errorLabel.text = error
+            errorRevealer.isVisible = true
             errorRevealer.revealed = true
         } else {
             errorRevealer.revealed = false

@@ -26,6 +26,7 @@ public final class WalkthroughView: SessionView {
         chrome = ChromeView(host: host)
         input = InputPanelView(host: host)
         root.addCSSClass("quire-walkthrough")
+        root.setAccessibleLabel(host.session.chrome.title ?? host.session.flow.id)
         column.append(pager.root)
         column.append(chrome.bar)
         root.setChild(column)
