@@ -54,7 +54,8 @@ import Testing
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning {
-            process.terminate()
+            // SIGKILL: the app inherits the test runner's signal mask, which blocks SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             return (-1, "timed out")
         }

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Reads an app's accessible tree over AT-SPI, as a screen reader does, for AccessibilityTests.
+
+usage: atspi-walk.py PID STEP...
+  dump                  print the tree: one "role<TAB>name<TAB>text" line per node, depth first
+  press ROLE:NAME       run the first action of the first node with that role and name
+  sleep SECONDS
+Each dump is preceded by a line "== dump". Exit 3 when the app never shows up on the bus.
+"""
+import sys
+import time
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+
+def find_app(pid, timeout=20.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        desktop = Atspi.get_desktop(0)
+        for index in range(desktop.get_child_count()):
+            app = desktop.get_child_at_index(index)
+            if app is not None and app.get_process_id() == pid:
+                return app
+        time.sleep(0.2)
+    return None
+
+
+def text_of(node):
+    try:
+        text = node.get_text_iface()
+        if text is not None:
+            return text.get_text(0, text.get_character_count())
+    except Exception:
+        pass
+    return ""
+
+
+def walk(node, out, depth=0):
+    if node is None or depth > 60:
+        return
+    out.append((node.get_role_name(), node.get_name() or "", text_of(node), node))
+    for index in range(node.get_child_count()):
+        walk(node.get_child_at_index(index), out, depth + 1)
+
+
+def main():
+    pid = int(sys.argv[1])
+    app = find_app(pid)
+    if app is None:
+        print("no app with pid %d on the accessibility bus" % pid, file=sys.stderr)
+        return 3
+    for step in sys.argv[2:]:
+        if step == "dump":
+            nodes = []
+            walk(app, nodes)
+            print("== dump")
+            for role, name, text, _ in nodes:
+                print("%s\t%s\t%s" % (role, name.replace("\n", " "), text.replace("\n", " ")))
+        elif step.startswith("press "):
+            role, name = step[len("press "):].split(":", 1)
+            nodes = []
+            walk(app, nodes)
+            matches = [node for r, n, _, node in nodes if r == role and n == name]
+            if not matches:
+                print("nothing to press: %s" % step, file=sys.stderr)
+                return 1
+            matches[0].get_action_iface().do_action(0)
+        elif step.startswith("sleep "):
+            time.sleep(float(step[len("sleep "):]))
+        else:
+            print("unknown step: %s" % step, file=sys.stderr)
+            return 64
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

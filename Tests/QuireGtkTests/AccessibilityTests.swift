@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// What a screen reader sees of `quire run`: the accessible tree read over AT-SPI by a Python
+/// client (python3-gi, gir1.2-atspi-2.0) while the app runs under the test's display and session
+/// bus. The page indicator is a named slider, each field has its label and value, the toolbar's
+/// buttons are named, and buttons are operable through their accessible actions.
+@Suite(.serialized, GtkTest.enabled, .enabled(if: SystemPython.withAtspi != nil, "needs python3 with gi and Atspi"))
+struct AccessibilityTests {
+    static let walker = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Accessibility/atspi-walk.py")
+}
+
+/// The system Python, if it has the GObject introspection bindings and the Atspi typelib (the
+/// Python first on PATH may be another one).
+enum SystemPython {
+    static let withAtspi: String? = {
+        for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"] {
+            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+            let check = Process()
+            check.executableURL = URL(fileURLWithPath: candidate)
+            check.arguments = ["-c", "import gi; gi.require_version('Atspi', '2.0'); from gi.repository import Atspi"]
+            check.standardError = FileHandle.nullDevice
+            check.standardOutput = FileHandle.nullDevice
+            guard (try? check.run()) != nil else { continue }
+            check.waitUntilExit()
+            if check.terminationStatus == 0 { return candidate }
+        }
+        return nil
+    }()
+}
+
+extension AccessibilityTests {
+    /// Runs the app, then the walker's steps against it; returns the lines of each dump.
+    func walk(_ steps: [String]) throws -> [[String]] {
+        let app = Process()
+        app.executableURL = RunCommandTests.binary
+        app.arguments = ["run", "--locale", "en"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["GTK_A11Y"] = nil
+        environment["GSK_RENDERER"] = "cairo"
+        app.environment = environment
+        app.standardOutput = FileHandle.nullDevice
+        app.standardError = FileHandle.nullDevice
+        try app.run()
+        defer {
+            // SIGKILL: the app inherits the test runner's signal mask, which blocks SIGTERM.
+            kill(app.processIdentifier, SIGKILL)
+            app.waitUntilExit()
+        }
+        let walker = Process()
+        walker.executableURL = URL(fileURLWithPath: SystemPython.withAtspi!)
+        walker.arguments = [Self.walker.path, String(app.processIdentifier)] + steps
+        let out = Pipe()
+        walker.standardOutput = out
+        try walker.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        walker.waitUntilExit()
+        #expect(walker.terminationStatus == 0)
+        var dumps: [[String]] = []
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "== dump" { dumps.append([]) } else if !line.isEmpty, !dumps.isEmpty { dumps[dumps.count - 1].append(String(line)) }
+        }
+        return dumps
+    }
+
+    func has(_ dump: [String], _ role: String, _ name: String, text: String? = nil) -> Bool {
+        dump.contains { line in
+            let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return parts.count >= 3 && parts[0] == role && parts[1] == name && (text == nil || parts[2] == text)
+        }
+    }
+
+    @Test func aScreenReaderSeesTheIndicatorTheFieldsAndTheToolbar() throws {
+        let dumps = try walk([
+            "dump",
+            "press push button:Next", "sleep 0.8", "dump",
+            "press push button:Feed language: English", "sleep 0.8", "dump",
+        ])
+        try #require(dumps.count == 3)
+        // The first page: the indicator is a slider named after the page; the buttons are named.
+        #expect(has(dumps[0], "slider", "Page 1 of 5"))
+        #expect(has(dumps[0], "push button", "Next"))
+        #expect(has(dumps[0], "push button", "Back"))
+        // Next, through its accessible action: page 2 with its fields' labels and values.
+        #expect(has(dumps[1], "slider", "Page 2 of 5"))
+        #expect(has(dumps[1], "label", "Name"))
+        #expect(has(dumps[1], "text", "Name"))
+        #expect(has(dumps[1], "push button", "Feed language: English"))
+        // The choice list opened: the toolbar's buttons and the options.
+        #expect(has(dumps[2], "push button", "Done"))
+        #expect(has(dumps[2], "push button", "Previous"))
+        #expect(has(dumps[2], "push button", "English, selected"))
+        #expect(has(dumps[2], "push button", "日本語"))
+        // No operable node is named after its GType (GTK 4.8's fallback for unnamed widgets).
+        for dump in dumps {
+            let unnamed = dump.filter { line in
+                let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                return ["push button", "slider", "check box", "text", "spin button"].contains(parts[0])
+                    && (parts[1].isEmpty || parts[1].hasPrefix("Gtk"))
+            }
+            #expect(unnamed.isEmpty, "\(unnamed)")
+        }
+    }
+}
