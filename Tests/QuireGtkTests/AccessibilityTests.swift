@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// What a screen reader sees of `quire run`: the accessible tree read over AT-SPI by a Python
+/// `quire run` met as a person and a screen reader meet it. What a screen reader sees: the accessible tree read over AT-SPI by a Python
 /// client (python3-gi, gir1.2-atspi-2.0) while the app runs under the test's display and session
 /// bus. The page indicator is a named slider, each field has its label and value, the toolbar's
 /// buttons are named, and buttons are operable through their accessible actions.
@@ -14,6 +14,8 @@ struct AccessibilityTests {
 /// The system Python, if it has the GObject introspection bindings and the Atspi typelib (the
 /// Python first on PATH may be another one).
 enum SystemPython {
+    static let hasXdotool = FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool")
+
     static let withAtspi: String? = {
         for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"] {
             guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
@@ -69,6 +71,38 @@ extension AccessibilityTests {
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             return parts.count >= 3 && parts[0] == role && parts[1] == name && (text == nil || parts[2] == text)
         }
+    }
+
+    func indicator(_ dump: [String]) -> String? {
+        dump.first { $0.hasPrefix("slider\t") }.map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[1]) }
+    }
+
+    /// A pointer drag across the pages (X events through xdotool) becomes dragBegin/Update/End:
+    /// the pager snaps to the next page and the indicator says so.
+    @Test(.enabled(if: SystemPython.hasXdotool, "needs xdotool")) func draggingThePagesMovesToTheNextPage() throws {
+        let dumps = try walk(["dump", "drag 420 300 80 300", "sleep 0.8", "dump", "drag 100 300 420 300", "sleep 0.8", "dump"])
+        try #require(dumps.count == 3)
+        #expect(indicator(dumps[0]) == "Page 1 of 5")
+        #expect(indicator(dumps[1]) == "Page 2 of 5")
+        #expect(indicator(dumps[2]) == "Page 1 of 5")
+    }
+
+    /// The whole walkthrough with the keyboard alone: arrows page, Tab focuses the name, typed
+    /// text and Escape, the toggle's page, Ctrl+Return finishes and the main view opens.
+    @Test(.enabled(if: SystemPython.hasXdotool, "needs xdotool")) func theWalkthroughCanBeDoneWithTheKeyboardAlone() throws {
+        let dumps = try walk([
+            "key Right", "sleep 0.6", "key Tab", "type Aki", "key Escape", "sleep 0.3", "dump",
+            "key Right", "sleep 0.6", "key Tab", "sleep 0.3", "key Up", "key Return", "sleep 0.4", "dump",
+            "key End", "sleep 0.6", "dump", "key ctrl+Return", "sleep 0.6", "dump",
+        ])
+        try #require(dumps.count == 4)
+        #expect(has(dumps[0], "text", "Name", text: "Aki"))
+        #expect(indicator(dumps[0]) == "Page 2 of 5")
+        #expect(indicator(dumps[1]) == "Page 3 of 5")
+        #expect(has(dumps[1], "push button", "Focus time: 1 h 25 min"))  // Up turns the first (hours) wheel
+        #expect(indicator(dumps[2]) == "Page 5 of 5")
+        #expect(has(dumps[3], "push button", "Run the walkthrough again"))
+        #expect(has(dumps[3], "label", "Aki"))
     }
 
     @Test func aScreenReaderSeesTheIndicatorTheFieldsAndTheToolbar() throws {

@@ -132,6 +132,20 @@ struct WalkthroughViewTests {
         #expect(!view.press("Tab"))
     }
 
+    @Test func keysOnTheWindowsOwnControlsAreGTKsAndEscapeReturnsToThePages() throws {
+        let (view, window) = open(try GtkTest.pages(3))
+        defer { window.close() }
+        view.chrome.nextButton.grabFocus()
+        #expect(view.chrome.nextButton.hasFocus)
+        #expect(!view.press("Right"))
+        #expect(view.host.session.currentIndex == 0)
+        #expect(view.press("Escape"))
+        #expect(view.pager.root.hasFocus)
+        #expect(view.press("Right"))
+        view.host.send(.settle)
+        #expect(view.host.session.currentIndex == 1)
+    }
+
     @Test func aClosedWalkthroughLetsGoOfItsWidgets() throws {
         var view: WalkthroughView? = WalkthroughView(host: SessionHost(Session(flow: try GtkTest.flow("focus-onboarding.json"))))
         var window: TestWindow? = TestWindow(view!.root)

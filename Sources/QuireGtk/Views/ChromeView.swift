@@ -45,6 +45,7 @@ final class ChromeView: SessionView {
     }
 
     var backEnabled: Bool { back.isSensitive }
+    var nextButton: Button { next }
     /// "next" or "finish": which of the two shares the trailing slot now.
     var trailingShown: String { trailing.visibleName }
 

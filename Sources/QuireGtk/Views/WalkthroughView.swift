@@ -95,11 +95,17 @@ public final class WalkthroughView: SessionView {
 
     private func keyPressed(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
         guard let key = KeyTranslation.key(keyval: keyval, state: state) else { return false }
-        if focusIsOutsidePages && key != .escape { return false }
+        var handled = false
+        if focusIsOutsidePages {
+            // Escape on a control of the window's own brings the keyboard back to the pages.
+            guard key == .escape else { return false }
+            pager.root.grabFocus()
+            handled = true
+        }
         let emitted = host.send(.key(key))
         // A key the session ignored (Tab on a page without fields, Left in a text field) goes on
         // to GTK: focus moves to the buttons, the entry moves its cursor.
         let ignored = emitted.contains { if case .ignored = $0 { return true } else { return false } }
-        return !ignored
+        return handled || !ignored
     }
 }

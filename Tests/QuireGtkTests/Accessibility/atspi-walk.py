@@ -5,8 +5,12 @@ usage: atspi-walk.py PID STEP...
   dump                  print the tree: one "role<TAB>name<TAB>text" line per node, depth first
   press ROLE:NAME       run the first action of the first node with that role and name
   sleep SECONDS
+  key NAMES             X key presses through xdotool (e.g. "key Right", "key ctrl+Return")
+  type TEXT             typed text through xdotool
+  drag X1 Y1 X2 Y2      a pointer drag across the window through xdotool (12 moves over 240 ms)
 Each dump is preceded by a line "== dump". Exit 3 when the app never shows up on the bus.
 """
+import subprocess
 import sys
 import time
 
@@ -46,6 +50,24 @@ def walk(node, out, depth=0):
         walk(node.get_child_at_index(index), out, depth + 1)
 
 
+focused_window = None
+
+
+def xdotool(*arguments):
+    subprocess.run(["xdotool", *arguments], check=True, timeout=20)
+
+
+def focus_window(pid):
+    """Gives the app's window the X input focus (there is no window manager to do it)."""
+    global focused_window
+    if focused_window is None:
+        found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(pid)],
+                               capture_output=True, text=True, timeout=20)
+        focused_window = found.stdout.split()[0]
+        xdotool("windowfocus", focused_window)
+        time.sleep(0.2)
+
+
 def main():
     pid = int(sys.argv[1])
     app = find_app(pid)
@@ -68,6 +90,21 @@ def main():
                 print("nothing to press: %s" % step, file=sys.stderr)
                 return 1
             matches[0].get_action_iface().do_action(0)
+        elif step.startswith("key "):
+            focus_window(pid)
+            xdotool("key", "--delay", "60", *step[len("key "):].split())
+        elif step.startswith("type "):
+            focus_window(pid)
+            xdotool("type", "--delay", "60", step[len("type "):])
+        elif step.startswith("drag "):
+            focus_window(pid)
+            x1, y1, x2, y2 = (int(value) for value in step[len("drag "):].split())
+            xdotool("mousemove", str(x1), str(y1))
+            xdotool("mousedown", "1")
+            for index in range(1, 13):
+                time.sleep(0.02)
+                xdotool("mousemove", str(x1 + (x2 - x1) * index // 12), str(y1 + (y2 - y1) * index // 12))
+            xdotool("mouseup", "1")
         elif step.startswith("sleep "):
             time.sleep(float(step[len("sleep "):]))
         else:
