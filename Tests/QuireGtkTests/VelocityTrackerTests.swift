@@ -24,3 +24,31 @@ import Testing
         #expect(abs(tracker.velocity(at: 250) - -50) < 1e-9)
     }
 }
+
+@Suite struct DotGeometryTests {
+    @Test func aShortFlowShowsEveryDotCentred() {
+        let geometry = DotGeometry(count: 4, position: 1)
+        #expect(geometry.drawn.map(\.index) == [0, 1, 2, 3])
+        #expect(geometry.drawn.allSatisfy { $0.fade == 1 })
+        // 4 dots of 8 px with 10 px gaps = 62 px, centred in 100 px.
+        #expect(geometry.center(0, width: 100) == 23)
+        #expect(geometry.hit(x: 23 + 18 * 2, width: 100) == 2)
+        #expect(geometry.hit(x: 2, width: 100) == nil)
+    }
+
+    @Test func aLongFlowShowsAStripOfNineThatFollowsThePosition() {
+        let start = DotGeometry(count: 1000, position: 0)
+        #expect(start.stripWidth == 9 * 8 + 8 * 10)
+        #expect(start.drawn.map(\.index) == Array(0...8))
+        let middle = DotGeometry(count: 1000, position: 500)
+        #expect(middle.first == 496)
+        #expect(middle.drawn.map(\.index) == Array(496...504))
+        #expect(middle.hit(x: middle.center(500, width: 200), width: 200) == 500)
+        let moving = DotGeometry(count: 1000, position: 500.5)
+        // Half-way between two strips, the end dots are half faded in.
+        #expect(moving.drawn.first?.index == 496 && moving.drawn.first?.fade == 0.5)
+        #expect(moving.drawn.last?.index == 505 && moving.drawn.last?.fade == 0.5)
+        let end = DotGeometry(count: 1000, position: 999)
+        #expect(end.drawn.map(\.index) == Array(991...999))
+    }
+}

@@ -41,6 +41,14 @@ final class InputPanelView: SessionView {
         revealer.setChild(panel)
     }
 
+    /// The panel's natural height at a width (what it covers when shown).
+    func naturalHeight(forWidth width: Int32) -> Int32 {
+        var minimum: Int32 = 0
+        var natural: Int32 = 0
+        gtk_widget_measure(panel.widget, GTK_ORIENTATION_VERTICAL, width, &minimum, &natural, nil, nil)
+        return natural
+    }
+
     /// "keyboard", "wheels" or "choices".
     var contentShown: String { content.visibleName }
 

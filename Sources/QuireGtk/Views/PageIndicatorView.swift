@@ -23,8 +23,6 @@ final class PageIndicatorView: SessionView {
     /// The accessible label last set ("Page 2 of 4").
     var accessibleLabel: String { label }
 
-    static let dot = 8.0
-    static let gap = 10.0
 
     init(host: SessionHost) {
         self.host = host
@@ -69,18 +67,13 @@ final class PageIndicatorView: SessionView {
 
     private var contentWidth: Double {
         switch style {
-        case .dots: return Double(count) * PageIndicatorView.dot + Double(max(count - 1, 0)) * PageIndicatorView.gap + 8
+        case .dots: return geometry.stripWidth + 8
         case .numbers: return Drawing.size(Drawing.layout(area, label)).0 + 16
         case .none: return 0
         }
     }
 
-    /// The x of dot `index`'s centre in a widget `width` wide.
-    private func dotCenter(_ index: Int, width: Double) -> Double {
-        let total = Double(count) * PageIndicatorView.dot + Double(max(count - 1, 0)) * PageIndicatorView.gap
-        let start = (width - total) / 2
-        return start + Double(index) * (PageIndicatorView.dot + PageIndicatorView.gap) + PageIndicatorView.dot / 2
-    }
+    private var geometry: DotGeometry { DotGeometry(count: count, position: position) }
 
     /// How close the position is to dot `index` (1 on it, 0 a page or more away), across the
     /// wrap seam when the flow wraps.
@@ -102,11 +95,12 @@ final class PageIndicatorView: SessionView {
             g_object_unref(UnsafeMutableRawPointer(layout))
         case .dots:
             let y = height / 2
-            for index in 0..<count {
+            let geometry = self.geometry
+            for (index, fade) in geometry.drawn {
                 let near = nearness(index)
-                let radius = PageIndicatorView.dot / 2 * (1 + 0.25 * near)
-                Drawing.setColor(cr, color, alpha: 0.3 + 0.7 * near)
-                cairo_arc(cr, dotCenter(index, width: width), y, radius, 0, 2 * Double.pi)
+                let radius = DotGeometry.dot / 2 * (1 + 0.25 * near) * (0.5 + 0.5 * fade)
+                Drawing.setColor(cr, color, alpha: (0.3 + 0.7 * near) * fade)
+                cairo_arc(cr, geometry.center(index, width: width), y, radius, 0, 2 * Double.pi)
                 cairo_fill(cr)
             }
         }
@@ -121,13 +115,11 @@ final class PageIndicatorView: SessionView {
     private func clicked(x: Double) {
         guard let host, count > 0 else { return }
         let width = Double(area.width)
-        if style == .dots {
-            for index in 0..<count where abs(x - dotCenter(index, width: width)) <= (PageIndicatorView.dot + PageIndicatorView.gap) / 2 {
-                if index != current { host.send(.tap(.indicatorPage(index))) }
-                return
-            }
+        if style == .dots, let index = geometry.hit(x: x, width: width) {
+            if index != current { host.send(.tap(.indicatorPage(index))) }
+            return
         }
-        let here = style == .dots ? dotCenter(current, width: width) : width / 2
+        let here = style == .dots ? geometry.center(current, width: width) : width / 2
         host.send(.tap(x < here ? .indicatorLeft : .indicatorRight))
     }
 
@@ -141,5 +133,50 @@ final class PageIndicatorView: SessionView {
         default: return false
         }
         return true
+    }
+}
+
+/// Where the indicator's dots go. Up to `maxDots` are shown; a longer flow shows a strip of them
+/// that scrolls with the position (as UIPageControl does), the dots at its ends fading, so a
+/// 1,000-page flow costs what a 9-page one does and the window keeps its size.
+struct DotGeometry: Sendable, Equatable {
+    static let dot = 8.0
+    static let gap = 10.0
+    static let pitch = dot + gap
+
+    var count: Int
+    var position: Double
+    var maxDots = 9
+
+    var visible: Int { min(count, maxDots) }
+    var stripWidth: Double { Double(visible) * DotGeometry.dot + Double(max(visible - 1, 0)) * DotGeometry.gap }
+
+    /// The (continuous) index shown in the strip's first slot.
+    var first: Double {
+        guard count > maxDots else { return 0 }
+        return min(max(position - Double(maxDots / 2), 0), Double(count - maxDots))
+    }
+
+    /// The x of dot `index`'s centre in a widget `width` wide.
+    func center(_ index: Int, width: Double) -> Double {
+        (width - stripWidth) / 2 + (Double(index) - first) * DotGeometry.pitch + DotGeometry.dot / 2
+    }
+
+    /// The dots to draw and how far each has faded in (1 inside the strip, less at its ends).
+    var drawn: [(index: Int, fade: Double)] {
+        guard count > 0 else { return [] }
+        let last = first + Double(visible - 1)
+        let low = max(0, Int(first.rounded(.down)))
+        let high = min(count - 1, Int(last.rounded(.up)))
+        guard low <= high else { return [] }
+        return (low...high).map { index in
+            let outside = max(first - Double(index), Double(index) - last, 0)
+            return (index, max(0, 1 - outside))
+        }
+    }
+
+    /// The dot under `x`, if a fully shown one is.
+    func hit(x: Double, width: Double) -> Int? {
+        drawn.first { $0.fade >= 0.5 && abs(x - center($0.index, width: width)) <= DotGeometry.pitch / 2 }?.index
     }
 }

@@ -17,6 +17,10 @@ public final class WalkthroughView: SessionView {
     let chrome: ChromeView
     let input: InputPanelView
     private let column = Box(GTK_ORIENTATION_VERTICAL)
+    /// Room made under the pages while the input panel is up, so the pages (centred) move up out
+    /// from under it, as a view avoids the on-screen keyboard.
+    private let inset = Revealer(GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP, milliseconds: 200)
+    private let insetSpace = Box(GTK_ORIENTATION_VERTICAL)
     private let keys = KeyController()
     private var focusedField: String?
 
@@ -28,6 +32,9 @@ public final class WalkthroughView: SessionView {
         root.addCSSClass("quire-walkthrough")
         root.setAccessibleLabel(host.session.chrome.title ?? host.session.flow.id)
         column.append(pager.root)
+        inset.setChild(insetSpace)
+        inset.canTarget = false
+        column.append(inset)
         column.append(chrome.bar)
         root.setChild(column)
         root.addOverlay(chrome.progress)
@@ -60,6 +67,13 @@ public final class WalkthroughView: SessionView {
 
     public func render(_ session: Session, _ notifications: [SessionNotification]) {
         mirrorFocus(session)
+        if session.chrome.input != nil {
+            let covered = input.naturalHeight(forWidth: max(root.width, 1)) - chrome.bar.height
+            insetSpace.setSizeRequest(height: max(covered, 0))
+            inset.revealed = true
+        } else {
+            inset.revealed = false
+        }
     }
 
     /// Gives GTK's keyboard focus to what the session's first responder is: a text field's entry,
