@@ -19,7 +19,8 @@ struct Run: ParsableCommand {
             finishes, Ctrl+R runs the walkthrough again, Ctrl+Q quits.
 
             Exit codes: 0 the window was closed; 2 bad input (a broken flow, a missing file) or a \
-            usage error; 3 no display could be opened; 4 this quire was built without GTK 4.
+            usage error; 3 no display could be opened; 4 this quire was built without GTK 4; 5 the \
+            --record file could not be written.
             """)
 
     @Argument(help: "A flow file (quire.flow/1); the demo walkthrough when left out.")
@@ -30,6 +31,12 @@ struct Run: ParsableCommand {
 
     @Option(help: "Light or dark style: system, light or dark.")
     var style: String = "system"
+
+    @Option(help: ArgumentHelp(
+        "Write what you do to FILE as a session script (quire.session/1) that quire test replays.",
+        discussion: "Written when the walkthrough completes and when the app quits; its last step expects the state the session ended in.",
+        valueName: "FILE"))
+    var record: String?
 
     @Flag(help: .hidden)
     var exitAfterFirstFrame = false
@@ -58,6 +65,8 @@ struct Run: ParsableCommand {
                 options.locale = locale
                 options.style = QuireApplication.Appearance(rawValue: style) ?? .system
                 options.exitAfterFirstFrame = exitAfterFirstFrame
+                options.record = record
+                options.flowPath = flow
                 return QuireApplication.run(flow: loaded, options: options)
             }
             if code == QuireApplication.ExitCode.noDisplay {

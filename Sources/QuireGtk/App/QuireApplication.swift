@@ -1,5 +1,6 @@
 import CGtk
 import CGtkShim
+import Glibc
 import QuireCore
 
 /// The walkthrough app behind `quire run`: a GtkApplication (`dev.quire.Quire`) whose window shows
@@ -12,6 +13,10 @@ public final class QuireApplication {
         /// Quit once the first frame is drawn (start-up checks and measurements). The quit goes
         /// through Swift's main queue, so it also proves that queue runs inside GLib's loop.
         public var exitAfterFirstFrame = false
+        /// Write what the user did to this file as a session script (`--record`).
+        public var record: String?
+        /// The flow's file, for the recording to name (nil: the built-in demo, embedded).
+        public var flowPath: String?
         public init() {}
     }
 
@@ -23,6 +28,8 @@ public final class QuireApplication {
     public enum ExitCode {
         public static let success: Int32 = 0
         public static let noDisplay: Int32 = 3
+        /// The recording could not be written.
+        public static let cannotWrite: Int32 = 5
     }
 
     public static let applicationID = "dev.quire.Quire"
@@ -34,7 +41,8 @@ public final class QuireApplication {
     private var walkthrough: WalkthroughView?
     private var mainView: MainPlaceholderView?
     private var actions: [ObjectRef] = []
-    private var windowActions: [String: ObjectRef] = [:]
+    private var recorder: SessionRecorder?
+    private var recordError: String?
 
     private init(flow: Flow, options: Options) {
         self.flow = flow
@@ -68,8 +76,23 @@ public final class QuireApplication {
     private func run() -> Int32 {
         app.on("startup") { [weak self] in self?.startup() }
         app.on("activate") { [weak self] in self?.activate() }
-        return g_application_run(quire_g_application(app.pointer), 0, nil)
+        let status = g_application_run(quire_g_application(app.pointer), 0, nil)
+        saveRecording()
+        if let recordError {
+            printError("quire run: cannot write the recording: \(recordError)")
+            return ExitCode.cannotWrite
+        }
+        return status
     }
+
+    /// Writes the recording (when recording) as the walkthrough stands now.
+    private func saveRecording() {
+        guard let recorder, let session = recordedSession else { return }
+        recordError = recorder.write(endingWith: session)
+    }
+
+    /// The session being recorded: the walkthrough's, or the one that completed.
+    private var recordedSession: Session?
 
     private func startup() {
         Style.install()
@@ -123,6 +146,17 @@ public final class QuireApplication {
         let host = SessionHost(session)
         let view = WalkthroughView(host: host)
         host.onCompleted = { [weak self] completion in self?.completed(completion) }
+        if let path = options.record {
+            // A walkthrough run again starts a new recording in the same file.
+            let recorder = SessionRecorder(path: path, flowPath: options.flowPath, flow: flow)
+            self.recorder = recorder
+            recordedSession = session
+            host.onEvent = { [weak self, weak host] event, _ in
+                guard let host else { return }
+                recorder.record(event, in: host.session)
+                self?.recordedSession = host.session
+            }
+        }
         walkthrough = view
         mainView = nil
         gtk_window_set_child(quire_window(window.pointer), view.root.widget)
@@ -131,6 +165,8 @@ public final class QuireApplication {
 
     private func completed(_ completion: Completion) {
         guard let window, let session = walkthrough?.host.session else { return }
+        recordedSession = session
+        saveRecording()
         let view = MainPlaceholderView(session: session, completion: completion)
         mainView = view
         gtk_window_set_child(quire_window(window.pointer), view.root.widget)
@@ -166,4 +202,9 @@ func withCStrings<T>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePo
     var list: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
     list.append(nil)
     return list.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+}
+
+func printError(_ message: String) {
+    let line = message + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
 }

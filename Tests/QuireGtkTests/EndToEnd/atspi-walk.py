@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reads an app's accessible tree over AT-SPI, as a screen reader does, for AccessibilityTests.
+"""Reads an app's accessible tree over AT-SPI, as a screen reader does, and drives it with X input, for EndToEndTests.
 
 usage: atspi-walk.py PID STEP...
   dump                  print the tree: one "role<TAB>name<TAB>text" line per node, depth first

@@ -6,9 +6,9 @@ import Testing
 /// bus. The page indicator is a named slider, each field has its label and value, the toolbar's
 /// buttons are named, and buttons are operable through their accessible actions.
 @Suite(.serialized, GtkTest.enabled, .enabled(if: SystemPython.withAtspi != nil, "needs python3 with gi and Atspi"))
-struct AccessibilityTests {
+struct EndToEndTests {
     static let walker = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Accessibility/atspi-walk.py")
+        .appendingPathComponent("EndToEnd/atspi-walk.py")
 }
 
 /// The system Python, if it has the GObject introspection bindings and the Atspi typelib (the
@@ -32,12 +32,12 @@ enum SystemPython {
     }()
 }
 
-extension AccessibilityTests {
+extension EndToEndTests {
     /// Runs the app, then the walker's steps against it; returns the lines of each dump.
-    func walk(_ steps: [String]) throws -> [[String]] {
+    func walk(_ steps: [String], arguments: [String] = [], waitForExit: Bool = false) throws -> [[String]] {
         let app = Process()
         app.executableURL = RunCommandTests.binary
-        app.arguments = ["run", "--locale", "en"]
+        app.arguments = ["run", "--locale", "en"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["GTK_A11Y"] = nil
         environment["GSK_RENDERER"] = "cairo"
@@ -58,6 +58,11 @@ extension AccessibilityTests {
         try walker.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         walker.waitUntilExit()
+        if waitForExit {
+            let deadline = Date().addingTimeInterval(10)
+            while app.isRunning && Date() < deadline { usleep(20_000) }
+            #expect(!app.isRunning, "the app did not quit")
+        }
         #expect(walker.terminationStatus == 0)
         var dumps: [[String]] = []
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
@@ -103,6 +108,31 @@ extension AccessibilityTests {
         #expect(indicator(dumps[2]) == "Page 5 of 5")
         #expect(has(dumps[3], "push button", "Run the walkthrough again"))
         #expect(has(dumps[3], "label", "Aki"))
+    }
+
+    /// `--record` writes what the user did; `quire test` replays it headlessly to the same state
+    /// (the recording's last step expects the whole state the window's session ended in).
+    @Test(.enabled(if: SystemPython.hasXdotool, "needs xdotool")) func aRecordedSessionReplaysHeadlesslyToTheSameState() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("quire-recorded-\(getpid()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = try walk(
+            [
+                "key Right", "sleep 0.6", "key Tab", "type Aki", "key BackSpace", "key Escape", "drag 420 300 80 300",
+                "sleep 0.6", "key Tab", "key Up", "key Right", "key Up", "key Return", "key Left", "sleep 0.6", "key ctrl+q",
+            ], arguments: ["--record", file.path], waitForExit: true)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains(#""dragEnd""#))
+        #expect(text.contains(#""userName": "Ak""#))
+        let replay = Process()
+        replay.executableURL = RunCommandTests.binary
+        replay.arguments = ["test", "--plain", file.path]
+        let out = Pipe()
+        replay.standardOutput = out
+        try replay.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        replay.waitUntilExit()
+        #expect(replay.terminationStatus == 0, "\(output)")
+        #expect(output.hasSuffix("1 passed, 0 failed\n"))
     }
 
     @Test func aScreenReaderSeesTheIndicatorTheFieldsAndTheToolbar() throws {
