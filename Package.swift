@@ -78,7 +78,7 @@ if let gtk = gtkFlags {
             linkerSettings: links + [.linkedLibrary("dispatch")]),
         .target(name: "QuireGtk", dependencies: ["CGtk", "CGtkShim", "QuireCore"], swiftSettings: swiftIncludes),
         .testTarget(
-            name: "QuireGtkTests", dependencies: ["QuireGtk", "QuireCore", "CGtk", "CGtkShim"], exclude: ["EndToEnd"],
+            name: "QuireGtkTests", dependencies: ["QuireGtk", "QuireCore", "CGtk", "CGtkShim"], exclude: ["EndToEnd", "Golden"],
             swiftSettings: swiftIncludes),
     ]
     quireDependencies.append("QuireGtk")

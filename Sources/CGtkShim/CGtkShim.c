@@ -102,3 +102,8 @@ void quire_settings_set_prefer_dark(gboolean dark) {
     GtkSettings *settings = gtk_settings_get_default();
     if (settings) g_object_set(settings, "gtk-application-prefer-dark-theme", dark, NULL);
 }
+
+void quire_settings_set_bool(const char *name, gboolean value) {
+    GtkSettings *settings = gtk_settings_get_default();
+    if (settings) g_object_set(settings, name, value, NULL);
+}

@@ -67,4 +67,6 @@ void quire_drain_main_queue(void);
 
 // GtkSettings' dark-style preference (g_object_set is variadic).
 void quire_settings_set_prefer_dark(gboolean dark);
+// A boolean GtkSettings property ("gtk-cursor-blink", "gtk-enable-animations").
+void quire_settings_set_bool(const char *name, gboolean value);
 #endif

@@ -1,10 +1,12 @@
 import CGtk
 
-/// The app's stylesheet: the few things Adwaita has no class for (the input panel's edge, the
-/// value button of the field being edited).
+/// The walkthrough's stylesheet: the few things Adwaita has no class for (its own background, so
+/// it draws whole wherever it is put; the input panel's edge; the value button of the field being
+/// edited). Installed for the display by the first walkthrough view.
 @MainActor
 enum Style {
     static let css = """
+        .quire-walkthrough { background-color: @theme_bg_color; }
         .quire-input-panel { border-top: 1px solid alpha(currentColor, 0.15); box-shadow: 0 -2px 8px alpha(black, 0.12); }
         .quire-value-button.quire-editing { background-image: none; background-color: alpha(@theme_selected_bg_color, 0.3); }
         .quire-value-button.error, entry.error { color: @error_color; }

@@ -25,6 +25,7 @@ public final class WalkthroughView: SessionView {
     private var focusedField: String?
 
     public init(host: SessionHost) {
+        Style.install()
         self.host = host
         pager = PagerView(host: host)
         chrome = ChromeView(host: host)
