@@ -67,6 +67,7 @@ struct Run: ParsableCommand {
                 options.exitAfterFirstFrame = exitAfterFirstFrame
                 options.record = record
                 options.flowPath = flow
+                options.frameStats = (ProcessInfo.processInfo.environment["QUIRE_FRAME_STATS"] ?? "0") != "0"
                 return QuireApplication.run(flow: loaded, options: options)
             }
             if code == QuireApplication.ExitCode.noDisplay {

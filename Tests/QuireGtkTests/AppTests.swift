@@ -18,6 +18,16 @@ import Testing
     }
 }
 
+@Suite struct FrameStatisticsTests {
+    @Test func percentilesAreNearestRank() {
+        let statistics = FrameStatistics((1...100).map(Double.init).reversed())
+        #expect(statistics.percentile(50) == 50)
+        #expect(statistics.percentile(99) == 99)
+        #expect(statistics.summary == "frame work: 100 frames, p50 50 µs, p99 99 µs, max 100 µs")
+        #expect(FrameStatistics([]).summary == "frame work: 0 frames, p50 0 µs, p99 0 µs, max 0 µs")
+    }
+}
+
 @Suite struct TranslationTests {
     @Test func posixLocalesBecomeLanguageTags() {
         #expect(QuireApplication.bcp47("ja_JP.UTF-8") == "ja-JP")
@@ -83,5 +93,14 @@ import Testing
     @Test(GtkTest.enabled) func theAppDrawsItsFirstFrameAndQuitsThroughTheMainQueue() throws {
         let (status, stderr) = try run(["run", "--exit-after-first-frame"], environment: ProcessInfo.processInfo.environment)
         #expect(status == 0, "\(stderr)")
+        #expect(!stderr.contains("frame work"))
+    }
+
+    @Test(GtkTest.enabled) func frameStatisticsArePrintedOnExitWhenAsked() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["QUIRE_FRAME_STATS"] = "1"
+        let (status, stderr) = try run(["run", "--exit-after-first-frame"], environment: environment)
+        #expect(status == 0, "\(stderr)")
+        #expect(stderr.contains("frame work: 0 frames, p50 0 µs"), "\(stderr)")
     }
 }

@@ -17,6 +17,9 @@ public final class QuireApplication {
         public var record: String?
         /// The flow's file, for the recording to name (nil: the built-in demo, embedded).
         public var flowPath: String?
+        /// Measure Quire's own work per animation frame and print its distribution on exit
+        /// (`QUIRE_FRAME_STATS=1`; Debian's GTK has no `GDK_DEBUG=frames`).
+        public var frameStats = false
         public init() {}
     }
 
@@ -41,6 +44,7 @@ public final class QuireApplication {
     private var walkthrough: WalkthroughView?
     private var mainView: MainPlaceholderView?
     private var actions: [ObjectRef] = []
+    private var frameWork: [Double] = []
     private var recorder: SessionRecorder?
     private var recordError: String?
 
@@ -78,6 +82,7 @@ public final class QuireApplication {
         app.on("activate") { [weak self] in self?.activate() }
         let status = g_application_run(quire_g_application(app.pointer), 0, nil)
         saveRecording()
+        if options.frameStats { printError(FrameStatistics(frameWork).summary) }
         if let recordError {
             printError("quire run: cannot write the recording: \(recordError)")
             return ExitCode.cannotWrite
@@ -159,6 +164,7 @@ public final class QuireApplication {
         }
         walkthrough = view
         mainView = nil
+        if options.frameStats { view.onFrameWork = { [weak self] microseconds in self?.frameWork.append(microseconds) } }
         gtk_window_set_child(quire_window(window.pointer), view.root.widget)
         gtk_window_set_title(quire_window(window.pointer), session.chrome.title ?? flow.id)
     }
@@ -207,4 +213,23 @@ func withCStrings<T>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePo
 func printError(_ message: String) {
     let line = message + "\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
+}
+
+/// The distribution of per-frame work, for `QUIRE_FRAME_STATS`.
+struct FrameStatistics {
+    let samples: [Double]
+
+    init(_ samples: [Double]) { self.samples = samples.sorted() }
+
+    func percentile(_ p: Double) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        let rank = Int((p / 100 * Double(samples.count)).rounded(.up)) - 1
+        return samples[min(max(rank, 0), samples.count - 1)]
+    }
+
+    /// "frame work: 31 frames, p50 42 µs, p99 180 µs, max 180 µs"
+    var summary: String {
+        func µs(_ value: Double) -> String { "\(Int(value.rounded())) µs" }
+        return "frame work: \(samples.count) frames, p50 \(µs(percentile(50))), p99 \(µs(percentile(99))), max \(µs(samples.last ?? 0))"
+    }
 }
