@@ -53,6 +53,11 @@ import Testing
     static let binary = GtkTest.packageRoot.appendingPathComponent(".build/debug/quire")
 
     func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 30) throws -> (Int32, String) {
+        let home = XDGHome.make()
+        defer { try? FileManager.default.removeItem(at: home) }
+        var environment = environment
+        environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments

@@ -11,6 +11,15 @@ struct EndToEndTests {
         .appendingPathComponent("EndToEnd/atspi-walk.py")
 }
 
+/// A new temporary folder standing for the user's home (XDG state and config) in one test.
+enum XDGHome {
+    static func make() -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-home-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
+
 /// The system Python, if it has the GObject introspection bindings and the Atspi typelib (the
 /// Python first on PATH may be another one).
 enum SystemPython {
@@ -34,11 +43,16 @@ enum SystemPython {
 
 extension EndToEndTests {
     /// Runs the app, then the walker's steps against it; returns the lines of each dump.
-    func walk(_ steps: [String], arguments: [String] = [], waitForExit: Bool = false) throws -> [[String]] {
+    /// The app's XDG state and config folders (its autosave and settings) are `home`'s, a new
+    /// temporary folder unless given: runs share them only when a test says so.
+    func walk(_ steps: [String], arguments: [String] = [], waitForExit: Bool = false, home: URL? = nil) throws -> [[String]] {
+        let home = home ?? XDGHome.make()
         let app = Process()
         app.executableURL = RunCommandTests.binary
         app.arguments = ["run", "--locale", "en"] + arguments
         var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["GTK_A11Y"] = nil
         environment["GSK_RENDERER"] = "cairo"
         app.environment = environment
@@ -133,6 +147,37 @@ extension EndToEndTests {
         replay.waitUntilExit()
         #expect(replay.terminationStatus == 0, "\(output)")
         #expect(output.hasSuffix("1 passed, 0 failed\n"))
+    }
+
+    /// The walkthrough autosaves: killed with SIGKILL while the choice list is open, the next
+    /// launch resumes on the same page with the name typed, the picker open and its draft kept.
+    @Test(.enabled(if: SystemPython.hasXdotool, "needs xdotool")) func theWalkthroughResumesAfterTheProcessIsKilled() throws {
+        let home = XDGHome.make()
+        defer { try? FileManager.default.removeItem(at: home) }
+        _ = try walk(["key Right", "sleep 0.6", "key Tab", "type Aki", "key Tab", "sleep 0.3", "key Down", "sleep 0.3"], home: home)
+        // walk() ends the app with SIGKILL: nothing ran on the way out.
+        let dumps = try walk(["dump"], home: home)
+        try #require(dumps.count == 1)
+        #expect(indicator(dumps[0]) == "Page 2 of 5")
+        #expect(has(dumps[0], "text", "Name", text: "Aki"))
+        #expect(has(dumps[0], "push button", "Done"))
+        #expect(has(dumps[0], "push button", "日本語, selected"))
+    }
+
+    /// Finishing saves the settings: the next launch opens the main window, not the walkthrough.
+    @Test(.enabled(if: SystemPython.hasXdotool, "needs xdotool")) func aFinishedWalkthroughOpensTheMainWindowNextTime() throws {
+        let home = XDGHome.make()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let first = try walk(
+            ["key Right", "sleep 0.6", "key Tab", "type Aki", "key Escape", "key End", "sleep 0.6", "key ctrl+Return", "sleep 0.6", "dump"],
+            home: home)
+        try #require(first.count == 1)
+        #expect(has(first[0], "push button", "Run the walkthrough again"))
+        let second = try walk(["dump"], home: home)
+        try #require(second.count == 1)
+        #expect(has(second[0], "push button", "Run the walkthrough again"))
+        #expect(has(second[0], "label", "Aki"))
+        #expect(indicator(second[0]) == nil)
     }
 
     @Test func aScreenReaderSeesTheIndicatorTheFieldsAndTheToolbar() throws {

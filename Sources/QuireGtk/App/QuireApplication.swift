@@ -48,9 +48,12 @@ public final class QuireApplication {
     private var recorder: SessionRecorder?
     private var recordError: String?
 
+    private let storage: AppStorage
+
     private init(flow: Flow, options: Options) {
         self.flow = flow
         self.options = options
+        storage = AppStorage(flowID: flow.id)
         app = ObjectRef(UnsafeMutableRawPointer(gtk_application_new(Self.applicationID, G_APPLICATION_NON_UNIQUE)!), .full)
     }
 
@@ -107,7 +110,7 @@ public final class QuireApplication {
         case .system: break
         }
         addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.quit() }
-        addAction("walkthrough", accelerators: ["<Control>r"]) { [weak self] in self?.showWalkthrough() }
+        addAction("walkthrough", accelerators: ["<Control>r"]) { [weak self] in self?.runWalkthroughAgain() }
         addAction("back", accelerators: ["<Alt>Left"]) { [weak self] in self?.walkthrough?.host.send(.tap(.button(.back))) }
         addAction("next", accelerators: ["<Alt>Right"]) { [weak self] in self?.walkthrough?.host.send(.tap(.button(.next))) }
         addAction("skip", accelerators: ["<Alt>s"]) { [weak self] in self?.walkthrough?.host.send(.tap(.button(.skip))) }
@@ -138,29 +141,49 @@ public final class QuireApplication {
         gtk_window_set_default_size(gtkWindow, 520, 680)
         let header = gtk_header_bar_new()
         gtk_window_set_titlebar(gtkWindow, header)
-        window.on("destroy") { [weak self] in self?.window = nil }
-        showWalkthrough()
+        window.on("destroy") { [weak self] in self?.windowClosed() }
+        // First launch: the walkthrough (resumed where it was left); once it was finished, the
+        // main window. A recording always starts a new walkthrough (a script starts from a flow).
+        if options.record == nil, let settings = storage.settings(), settings.outcome == Outcome.finished.rawValue,
+            case .object(let values) = settings.values
+        {
+            showMain(values)
+        } else {
+            showWalkthrough(resume: options.record == nil)
+        }
         if options.exitAfterFirstFrame { quitAfterFirstFrame(window) }
     }
 
     private var locale: String { options.locale ?? Self.userLocale() }
 
-    private func showWalkthrough() {
+    /// Runs the walkthrough from its start (the `app.walkthrough` action).
+    private func runWalkthroughAgain() {
+        storage.forgetSession()
+        showWalkthrough(resume: false)
+    }
+
+    private func showWalkthrough(resume: Bool) {
         guard let window else { return }
-        let session = Session(flow: flow, locale: locale)
+        var session = Session(flow: flow, locale: locale)
+        if resume, let saved = storage.savedSession(of: flow), saved.completed == nil {
+            session = saved
+            session.locale = locale
+        }
         let host = SessionHost(session)
         let view = WalkthroughView(host: host)
         host.onCompleted = { [weak self] completion in self?.completed(completion) }
-        if let path = options.record {
-            // A walkthrough run again starts a new recording in the same file.
-            let recorder = SessionRecorder(path: path, flowPath: options.flowPath, flow: flow)
-            self.recorder = recorder
-            recordedSession = session
-            host.onEvent = { [weak self, weak host] event, _ in
-                guard let host else { return }
+        let recorder: SessionRecorder? = options.record.map { SessionRecorder(path: $0, flowPath: options.flowPath, flow: flow) }
+        self.recorder = recorder
+        recordedSession = session
+        host.onEvent = { [weak self, weak host] event, notifications in
+            guard let self, let host else { return }
+            if let recorder {
                 recorder.record(event, in: host.session)
-                self?.recordedSession = host.session
+                self.recordedSession = host.session
             }
+            // Autosave after every user event and every finished page move (not every frame).
+            let settled = notifications.contains { if case .pageDidChange = $0 { return true } else { return false } }
+            if host.session.completed == nil && (!event.isClock || settled) { self.storage.save(host.session) }
         }
         walkthrough = view
         mainView = nil
@@ -169,17 +192,35 @@ public final class QuireApplication {
         gtk_window_set_title(quire_window(window.pointer), session.chrome.title ?? flow.id)
     }
 
-    private func completed(_ completion: Completion) {
-        guard let window, let session = walkthrough?.host.session else { return }
-        recordedSession = session
-        saveRecording()
-        let view = MainPlaceholderView(session: session, completion: completion)
+    private func showMain(_ values: JSONObject) {
+        guard let window else { return }
+        let view = MainPlaceholderView(flow: flow, locale: locale, values: values)
         mainView = view
         gtk_window_set_child(quire_window(window.pointer), view.root.widget)
-        // Let the walkthrough go after this event has finished rendering.
+        gtk_window_set_title(quire_window(window.pointer), Session(flow: flow, locale: locale).chrome.title ?? flow.id)
+    }
+
+    private func completed(_ completion: Completion) {
+        guard let session = walkthrough?.host.session else { return }
+        recordedSession = session
+        saveRecording()
+        storage.forgetSession()
+        if let problem = storage.saveSettings(completion) { printError("quire run: cannot save the settings: \(problem)") }
+        // Keep the walkthrough alive until this event has finished rendering.
         let done = walkthrough
+        if completion.outcome == .finished {
+            showMain(completion.values)
+        } else {
+            quit()
+        }
         walkthrough = nil
         _ = done
+    }
+
+    /// The window is going: the walkthrough in progress is saved as it stands.
+    private func windowClosed() {
+        if let session = walkthrough?.host.session, session.completed == nil { storage.save(session) }
+        window = nil
     }
 
     private func quit() {

@@ -99,8 +99,14 @@ def main():
         elif step.startswith("drag "):
             focus_window(pid)
             x1, y1, x2, y2 = (int(value) for value in step[len("drag "):].split())
+            # Arrive from elsewhere (the pointer may already stand there from an earlier run, and
+            # GTK then has seen no motion), then press.
+            xdotool("mousemove", str(x1 - 40), str(y1 - 40))
+            time.sleep(0.05)
             xdotool("mousemove", str(x1), str(y1))
+            time.sleep(0.05)
             xdotool("mousedown", "1")
+            time.sleep(0.05)
             for index in range(1, 13):
                 time.sleep(0.02)
                 xdotool("mousemove", str(x1 + (x2 - x1) * index // 12), str(y1 + (y2 - y1) * index // 12))
