@@ -46,7 +46,9 @@ extension EndToEndTests {
     /// The app's XDG state and config folders (its autosave and settings) are `home`'s, a new
     /// temporary folder unless given: runs share them only when a test says so.
     func walk(_ steps: [String], arguments: [String] = [], waitForExit: Bool = false, home: URL? = nil) throws -> [[String]] {
+        let ownHome = home == nil
         let home = home ?? XDGHome.make()
+        defer { if ownHome { try? FileManager.default.removeItem(at: home) } }
         let app = Process()
         app.executableURL = RunCommandTests.binary
         app.arguments = ["run", "--locale", "en"] + arguments
