@@ -75,7 +75,7 @@ if let gtk = gtkFlags {
         .systemLibrary(name: "CGtk"),
         .target(
             name: "CGtkShim", dependencies: ["CGtk"], cSettings: [.unsafeFlags(gtk.includes)],
-            linkerSettings: links + [.linkedLibrary("dispatch")]),
+            linkerSettings: links + [.linkedLibrary("X11"), .linkedLibrary("dispatch")]),
         .target(name: "QuireGtk", dependencies: ["CGtk", "CGtkShim", "QuireCore"], swiftSettings: swiftIncludes),
         .testTarget(
             name: "QuireGtkTests", dependencies: ["QuireGtk", "QuireCore", "CGtk", "CGtkShim"], exclude: ["EndToEnd", "Golden"],

@@ -1,6 +1,7 @@
 #include "CGtkShim.h"
 
 #include <glib-unix.h>
+#include <gdk/x11/gdkx.h>
 
 #include <errno.h>
 #include <stdint.h>
@@ -106,4 +107,12 @@ void quire_settings_set_prefer_dark(gboolean dark) {
 void quire_settings_set_bool(const char *name, gboolean value) {
     GtkSettings *settings = gtk_settings_get_default();
     if (settings) g_object_set(settings, name, value, NULL);
+}
+
+void quire_focus_toplevel(gpointer window) {
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface == NULL || !GDK_IS_X11_SURFACE(surface)) return;
+    Display *display = GDK_SURFACE_XDISPLAY(surface);
+    XSetInputFocus(display, gdk_x11_surface_get_xid(surface), RevertToParent, CurrentTime);
+    XSync(display, False);
 }

@@ -48,9 +48,10 @@ import Testing
     }
 }
 
-/// `quire run` as a user starts it.
+/// `quire run` as a user starts it (on the main actor: it shows windows on the test display).
+@MainActor
 @Suite(.serialized) struct RunCommandTests {
-    static let binary = GtkTest.packageRoot.appendingPathComponent(".build/debug/quire")
+    nonisolated static let binary = GtkTest.packageRoot.appendingPathComponent(".build/debug/quire")
 
     func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 30) throws -> (Int32, String) {
         let home = XDGHome.make()

@@ -47,6 +47,10 @@ final class TestWindow {
         Toolkit.run(milliseconds: 3000) {
             gtk_widget_get_mapped(child.widget) != 0 && gtk_widget_get_width(child.widget) > 0
         }
+        // The active window, always (no window manager decides it under Xvfb, and an inactive
+        // one is drawn in its backdrop style).
+        quire_focus_toplevel(window.pointer)
+        Toolkit.run(milliseconds: 2000) { gtk_window_is_active(quire_window(window.pointer)) != 0 }
         Toolkit.iterate()
     }
 

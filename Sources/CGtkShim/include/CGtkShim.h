@@ -56,6 +56,10 @@ void quire_accessible_reset_label(gpointer widget);
 // GtkGestureSingle and GtkEventControllerScroll flags without the enum casting dance.
 void quire_gesture_set_touch_and_mouse(gpointer gesture);
 
+// Gives a realized toplevel the X input focus (XSetInputFocus), so it is the active window
+// where no window manager does that (Xvfb in tests); does nothing on other backends.
+void quire_focus_toplevel(gpointer window);
+
 // Swift's main queue, drained from GLib's main loop: installs (once) a source on the default main
 // context that watches libdispatch's main-queue handle and runs what is queued when it fires.
 // Returns the source id (0 when it could not be installed).

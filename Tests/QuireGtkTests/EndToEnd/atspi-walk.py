@@ -4,6 +4,7 @@
 usage: atspi-walk.py PID STEP...
   dump                  print the tree: one "role<TAB>name<TAB>text" line per node, depth first
   press ROLE:NAME       run the first action of the first node with that role and name
+  wait ROLE:NAME        wait (up to 15 s) until a node with that role and name is in the tree
   sleep SECONDS
   key NAMES             X key presses through xdotool (e.g. "key Right", "key ctrl+Return")
   type TEXT             typed text through xdotool
@@ -33,13 +34,12 @@ def find_app(pid, timeout=20.0):
 
 
 def text_of(node):
+    if "Text" not in (node.get_interfaces() or []):
+        return ""
     try:
-        text = node.get_text_iface()
-        if text is not None:
-            return text.get_text(0, text.get_character_count())
+        return Atspi.Text.get_text(node, 0, Atspi.Text.get_character_count(node))
     except Exception:
-        pass
-    return ""
+        return ""
 
 
 def walk(node, out, depth=0):
@@ -89,7 +89,7 @@ def main():
             if not matches:
                 print("nothing to press: %s" % step, file=sys.stderr)
                 return 1
-            matches[0].get_action_iface().do_action(0)
+            Atspi.Action.do_action(matches[0], 0)
         elif step.startswith("key "):
             focus_window(pid)
             xdotool("key", "--delay", "60", *step[len("key "):].split())
@@ -111,6 +111,18 @@ def main():
                 time.sleep(0.02)
                 xdotool("mousemove", str(x1 + (x2 - x1) * index // 12), str(y1 + (y2 - y1) * index // 12))
             xdotool("mouseup", "1")
+        elif step.startswith("wait "):
+            role, name = step[len("wait "):].split(":", 1)
+            deadline = time.time() + 15
+            while True:
+                nodes = []
+                walk(app, nodes)
+                if any(r == role and n == name for r, n, _, _ in nodes):
+                    break
+                if time.time() > deadline:
+                    print("waited in vain: %s" % step, file=sys.stderr)
+                    return 1
+                time.sleep(0.1)
         elif step.startswith("sleep "):
             time.sleep(float(step[len("sleep "):]))
         else:
