@@ -213,6 +213,8 @@ extension EndToEndTests {
         #expect(has(dumps[0], "slider", "Page 1 of 5"))
         #expect(has(dumps[0], "push button", "Next"))
         #expect(has(dumps[0], "push button", "Back"))
+        // No input panel while nothing is first responder: no toolbar for a screen reader either.
+        #expect(!has(dumps[0], "push button", "Done"))
         // Next, through its accessible action: page 2 with its fields' labels and values.
         #expect(has(dumps[1], "slider", "Page 2 of 5"))
         #expect(has(dumps[1], "label", "Name"))

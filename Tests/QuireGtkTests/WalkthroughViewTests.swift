@@ -119,6 +119,8 @@ struct WalkthroughViewTests {
         #expect(view.input.contentShown == "choices")
         view.host.send(.tap(.accessory(.done)))
         #expect(!view.input.revealer.revealed)
+        window.wait { !view.input.revealer.isVisible }
+        #expect(!view.input.revealer.isVisible)
     }
 
     @Test func arrowKeysReachTheSessionWhileThePagesHaveTheFocus() throws {

@@ -39,6 +39,13 @@ final class InputPanelView: SessionView {
         gtk_stack_set_vhomogeneous(quire_stack(content.pointer), 0)
         panel.append(content)
         revealer.setChild(panel)
+        // Closed, the panel leaves the accessible tree too (once it has slid away): a screen
+        // reader must not offer a toolbar that is not there.
+        revealer.isVisible = false
+        revealer.onPointer("notify::child-revealed") { [weak self] _ in
+            guard let self, !self.revealer.revealed, !self.revealer.childRevealed else { return }
+            self.revealer.isVisible = false
+        }
     }
 
     /// The panel's natural height at a width (what it covers when shown).
@@ -54,6 +61,7 @@ final class InputPanelView: SessionView {
 
     func render(_ session: Session, _ notifications: [SessionNotification]) {
         let input = session.chrome.input
+        if input != nil { revealer.isVisible = true }
         revealer.revealed = input != nil
         guard let input, input != shown else { return }
         shown = input
