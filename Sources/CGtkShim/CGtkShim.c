@@ -33,6 +33,7 @@ GActionMap *quire_action_map(gpointer instance) { return G_ACTION_MAP(instance);
 GSimpleAction *quire_simple_action(gpointer instance) { return G_SIMPLE_ACTION(instance); }
 GtkHeaderBar *quire_header_bar(gpointer instance) { return GTK_HEADER_BAR(instance); }
 GtkCenterBox *quire_center_box(gpointer instance) { return GTK_CENTER_BOX(instance); }
+GtkPopover *quire_popover(gpointer instance) { return GTK_POPOVER(instance); }
 
 gboolean quire_is_object(gpointer instance) { return G_IS_OBJECT(instance); }
 gboolean quire_is_floating(gpointer instance) { return g_object_is_floating(instance); }

@@ -12,11 +12,14 @@ struct Run: ParsableCommand {
         discussion: """
             Without FLOW, runs the built-in demo walkthrough (data/flows/focus-onboarding.json, \
             compiled into quire). The window follows the user's locale (LANG, LC_ALL, LC_MESSAGES) \
-            unless --locale is given. Finishing the walkthrough opens the main window.
+            unless --locale is given. Finishing the walkthrough opens the main window (a focus \
+            timer set from the walkthrough); the next launch opens it directly. A walkthrough in \
+            progress is saved as it goes and resumes.
 
             Keys: the arrows, Page_Up/Page_Down, Home/End, Tab, Return, Escape and BackSpace act as \
             in a session script; Alt+Left/Alt+Right go back/next, Alt+S skips, Ctrl+Return \
-            finishes, Ctrl+R runs the walkthrough again, Ctrl+Q quits.
+            finishes, Ctrl+R runs the walkthrough again, Ctrl+T starts or pauses the focus timer, \
+            Ctrl+Shift+T resets it, Ctrl+Q quits.
 
             Exit codes: 0 the window was closed; 2 bad input (a broken flow, a missing file) or a \
             usage error; 3 no display could be opened; 4 this quire was built without GTK 4; 5 the \

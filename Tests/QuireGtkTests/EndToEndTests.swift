@@ -200,6 +200,9 @@ extension EndToEndTests {
         #expect(has(second[0], "push button", "Run the walkthrough again"))
         #expect(has(second[0], "label", "Aki"))
         #expect(indicator(second[0]) == nil)
+        // The focus timer, set from the walkthrough's duration, in the panel and the header.
+        #expect(has(second[0], "label", "Focus timer: 25:00 remaining"))
+        #expect(has(second[0], "push button", "Focus timer: 25:00 remaining"))
     }
 
     @Test func aScreenReaderSeesTheIndicatorTheFieldsAndTheToolbar() throws {

@@ -33,6 +33,7 @@ GActionMap *quire_action_map(gpointer instance);
 GSimpleAction *quire_simple_action(gpointer instance);
 GtkHeaderBar *quire_header_bar(gpointer instance);
 GtkCenterBox *quire_center_box(gpointer instance);
+GtkPopover *quire_popover(gpointer instance);
 
 gboolean quire_is_object(gpointer instance);
 gboolean quire_is_floating(gpointer instance);

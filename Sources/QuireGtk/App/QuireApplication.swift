@@ -42,8 +42,11 @@ public final class QuireApplication {
     private let app: ObjectRef
     private var window: ObjectRef?
     private var walkthrough: WalkthroughView?
-    private var mainView: MainPlaceholderView?
-    private var actions: [ObjectRef] = []
+    private var mainView: MainView?
+    private var header: Widget?
+    private var timer: FocusTimerModel?
+    private var timerButton: TimerHeaderButton?
+    private var actions: [String: ObjectRef] = [:]
     private var frameWork: [Double] = []
     private var recorder: SessionRecorder?
     private var recordError: String?
@@ -117,13 +120,29 @@ public final class QuireApplication {
         addAction("finish", accelerators: ["<Control>Return"]) { [weak self] in
             self?.walkthrough?.host.send(.tap(.button(.finish)))
         }
+        addAction("timer-toggle", accelerators: ["<Control>t"]) { [weak self] in self?.timer?.toggle() }
+        addAction("timer-reset", accelerators: ["<Control><Shift>t"]) { [weak self] in self?.timer?.reset() }
+        updateTimerActions()
+    }
+
+    /// The timer's actions follow its state, so every button bound to them (the main view's and
+    /// the popover's) is enabled and disabled together; without a timer they are off.
+    private func updateTimerActions() {
+        let state = timer?.timer
+        setEnabled("timer-toggle", state.map { $0.isRunning || $0.canStart } ?? false)
+        setEnabled("timer-reset", state?.canReset ?? false)
+    }
+
+    private func setEnabled(_ name: String, _ enabled: Bool) {
+        guard let action = actions[name] else { return }
+        g_simple_action_set_enabled(quire_simple_action(action.pointer), enabled ? 1 : 0)
     }
 
     private func addAction(_ name: String, accelerators: [String], _ handler: @escaping @MainActor () -> Void) {
         let action = ObjectRef(UnsafeMutableRawPointer(g_simple_action_new(name, nil)!), .full)
         action.onPointer("activate") { _ in handler() }
         g_action_map_add_action(quire_action_map(app.pointer), OpaquePointer(action.pointer))
-        actions.append(action)
+        actions[name] = action
         withCStrings(accelerators) { list in
             gtk_application_set_accels_for_action(quire_application(app.pointer), "app.\(name)", list)
         }
@@ -139,8 +158,9 @@ public final class QuireApplication {
         self.window = window
         let gtkWindow = quire_window(window.pointer)
         gtk_window_set_default_size(gtkWindow, 520, 680)
-        let header = gtk_header_bar_new()
-        gtk_window_set_titlebar(gtkWindow, header)
+        let header = Widget(new: gtk_header_bar_new())
+        self.header = header
+        gtk_window_set_titlebar(gtkWindow, header.widget)
         window.on("destroy") { [weak self] in self?.windowClosed() }
         // First launch: the walkthrough (resumed where it was left); once it was finished, the
         // main window. A recording always starts a new walkthrough (a script starts from a flow).
@@ -187,6 +207,7 @@ public final class QuireApplication {
         }
         walkthrough = view
         mainView = nil
+        setTimer(nil)
         if options.frameStats { view.onFrameWork = { [weak self] microseconds in self?.frameWork.append(microseconds) } }
         gtk_window_set_child(quire_window(window.pointer), view.root.widget)
         gtk_window_set_title(quire_window(window.pointer), session.chrome.title ?? flow.id)
@@ -194,10 +215,33 @@ public final class QuireApplication {
 
     private func showMain(_ values: JSONObject) {
         guard let window else { return }
-        let view = MainPlaceholderView(flow: flow, locale: locale, values: values)
+        // The timer runs for the walkthrough's duration: its first duration field's value.
+        let seconds = flow.fields.lazy.compactMap { field -> Int? in
+            guard case .duration = field.kind, case .number(let value)? = values[field.id] else { return nil }
+            return Int(value)
+        }.first ?? 0
+        let model = FocusTimerModel(duration: seconds)
+        setTimer(model)
+        let view = MainView(flow: flow, locale: locale, values: values, timer: model)
         mainView = view
         gtk_window_set_child(quire_window(window.pointer), view.root.widget)
         gtk_window_set_title(quire_window(window.pointer), Session(flow: flow, locale: locale).chrome.title ?? flow.id)
+    }
+
+    /// Puts a timer in the window (its header button included), or takes it away.
+    private func setTimer(_ model: FocusTimerModel?) {
+        if let old = timerButton, let header {
+            gtk_header_bar_remove(OpaquePointer(header.widget), old.button.widget)
+        }
+        timerButton = nil
+        timer = model
+        if let model, let header {
+            let button = TimerHeaderButton(locale: locale, timer: model)
+            gtk_header_bar_pack_end(OpaquePointer(header.widget), button.button.widget)
+            timerButton = button
+            model.onChange = { [weak self] _ in self?.updateTimerActions() }
+        }
+        updateTimerActions()
     }
 
     private func completed(_ completion: Completion) {

@@ -13,6 +13,7 @@ enum Style {
         .quire-page .title-1 { margin-bottom: 6px; }
         .quire-chrome { border-top: 1px solid alpha(currentColor, 0.08); }
         .quire-choices button.quire-selected { font-weight: bold; }
+        .quire-timer { font-size: 56px; font-weight: 300; }
         """
 
     private static var installed = false
