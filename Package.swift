@@ -76,9 +76,10 @@ if let gtk = gtkFlags {
         .target(
             name: "CGtkShim", dependencies: ["CGtk"], cSettings: [.unsafeFlags(gtk.includes)],
             linkerSettings: links + [.linkedLibrary("X11"), .linkedLibrary("dispatch")]),
-        .target(name: "QuireGtk", dependencies: ["CGtk", "CGtkShim", "QuireCore"], swiftSettings: swiftIncludes),
+        .target(name: "QuireGtk", dependencies: ["CGtk", "CGtkShim", "QuireCore", "QuireHarness"], swiftSettings: swiftIncludes),
         .testTarget(
-            name: "QuireGtkTests", dependencies: ["QuireGtk", "QuireCore", "CGtk", "CGtkShim"], exclude: ["EndToEnd", "Golden"],
+            name: "QuireGtkTests", dependencies: ["QuireGtk", "QuireCore", "QuireHarness", "CGtk", "CGtkShim"],
+            exclude: ["EndToEnd", "Golden"],
             swiftSettings: swiftIncludes),
     ]
     quireDependencies.append("QuireGtk")

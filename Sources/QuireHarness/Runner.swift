@@ -1,5 +1,34 @@
 import QuireCore
 
+/// What a script's events go through: the session itself (the headless harness), or a front that
+/// turns each event into input on its widgets (`quire run --replay`), whose session then receives
+/// what the widgets send. The runner checks the script's expectations against `session`.
+public protocol SessionDriver: AnyObject {
+    /// The session as it stands after the events so far.
+    var session: Session { get }
+    /// Delivers one event; `buffer` receives (after being cleared) everything the session emitted.
+    func send(_ event: Event, into buffer: inout [SessionNotification])
+    /// Goes on from a session restored from a snapshot (the `restart` step).
+    func replace(with session: Session)
+}
+
+/// The harness's own driver: events go straight to the session.
+public final class DirectDriver: SessionDriver {
+    public private(set) var session: Session
+
+    public init(_ session: Session) {
+        self.session = session
+    }
+
+    public func send(_ event: Event, into buffer: inout [SessionNotification]) {
+        session.send(event, into: &buffer)
+    }
+
+    public func replace(with session: Session) {
+        self.session = session
+    }
+}
+
 /// Replays one script against a fresh session, stopping at the first failing step.
 public enum Runner {
     public struct Options: Sendable {
@@ -17,30 +46,35 @@ public enum Runner {
     }
 
     public static func run(_ script: SessionScript, options: Options = Options()) -> ScriptResult {
+        run(script, options: options, driver: DirectDriver(Session(flow: script.flow, locale: script.locale, viewportWidth: script.viewportWidth)))
+    }
+
+    /// Replays `script` through `driver`, whose session must start as the script's (its flow,
+    /// locale and viewport).
+    public static func run(_ script: SessionScript, options: Options = Options(), driver: SessionDriver) -> ScriptResult {
         let started = ContinuousClock.now
-        var session = Session(flow: script.flow, locale: script.locale, viewportWidth: script.viewportWidth)
         var buffer: [SessionNotification] = []
         buffer.reserveCapacity(16)
         var window: [SessionNotification] = []
         var recent: [(step: Int, notifications: [SessionNotification])] = []
         var records: [StepRecord] = []
-        var trace = options.trace ? Trace(initialState: session.state) : nil
+        var trace = options.trace ? Trace(initialState: driver.session.state) : nil
         var failure: Failure? = nil
 
         stepLoop: for (index, step) in script.steps.enumerated() {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
-            let before: JSONValue? = trace != nil ? session.state : nil
+            let before: JSONValue? = trace != nil ? driver.session.state : nil
             var lines: [String] = []
             var emitted: [SessionNotification] = []
             switch step {
             case .event(let event):
-                session.send(event, into: &buffer)
+                driver.send(event, into: &buffer)
                 window.append(contentsOf: buffer)
                 if recent.count == options.recentEvents { recent.removeFirst() }
                 recent.append((index, buffer))
                 if trace != nil { emitted = buffer }
             case .expect(let expected):
-                let mismatches = Matcher.match(expected, session: session)
+                let mismatches = Matcher.match(expected, session: driver.session)
                 lines = mismatches.flatMap(Report.describe)
             case .expectEmitted(let patterns):
                 if !containsRun(window, patterns) {
@@ -56,6 +90,7 @@ public enum Runner {
                 }
                 window.removeAll(keepingCapacity: true)
             case .restart:
+                let session = driver.session
                 let snapshot = JSONWriter.data(session.snapshot(includingFlow: false))
                 do {
                     let restored = try Session(restoring: snapshot, flow: script.flow, file: "<snapshot>")
@@ -63,7 +98,7 @@ public enum Runner {
                         let differences = StateDiff.diff(session.state, restored.state)
                         lines = ["restart changed the session"] + differences.map { "  \($0)" }
                     }
-                    session = restored
+                    driver.replace(with: restored)
                 } catch {
                     lines = ["restart failed: the snapshot did not restore"] + error.diagnostics.map { "  \($0)" }
                 }
@@ -76,7 +111,7 @@ public enum Runner {
                 trace!.steps.append(
                     Trace.Step(
                         index: index + 1, step: script.rawSteps[index], notifications: emitted.map(\.json),
-                        diff: StateDiff.diff(before, session.state), failure: lines))
+                        diff: StateDiff.diff(before, driver.session.state), failure: lines))
             }
             if !lines.isEmpty {
                 failure = Failure(

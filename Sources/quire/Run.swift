@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuireCore
+import QuireHarness
 
 #if QUIRE_GTK
     import QuireGtk
@@ -41,6 +42,12 @@ struct Run: ParsableCommand {
         valueName: "FILE"))
     var record: String?
 
+    @Option(help: ArgumentHelp(
+        "Replay a session script through the window's widgets and check its expectations, as quire test does.",
+        discussion: "Prints the harness's report and exits with its codes: 0 passed, 1 failed, 2 bad input.",
+        valueName: "SCRIPT"))
+    var replay: String?
+
     @Flag(help: .hidden)
     var exitAfterFirstFrame = false
 
@@ -51,6 +58,10 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        if let replay {
+            try runReplay(replay)
+            return
+        }
         let loaded: Flow
         do {
             if let flow {
@@ -85,6 +96,45 @@ struct Run: ParsableCommand {
             printError(
                 "quire run: this quire was built without GTK 4 support (no gtk4 found by pkg-config when it was "
                     + "built, or QUIRE_GTK=0); install libgtk-4-dev (scripts/setup) and build again")
+            throw ExitCode(Exit.noGTK)
+        #endif
+    }
+
+    private func runReplay(_ path: String) throws {
+        let script: SessionScript
+        switch ScriptLoader.load(path, flows: FlowCache(), explicitly: true) {
+        case .script(let loaded): script = loaded
+        case .bad(let diagnostics):
+            for diagnostic in diagnostics { printError(diagnostic.description) }
+            throw ExitCode(Exit.badInput)
+        case .notAScript(let format):
+            printError("\(path): not a session script (format \(format ?? "missing"))")
+            throw ExitCode(Exit.badInput)
+        }
+        #if QUIRE_GTK
+            let outcome = MainActor.assumeIsolated { () -> QuireApplication.ReplayOutcome? in
+                var options = QuireApplication.Options()
+                options.style = QuireApplication.Appearance(rawValue: style) ?? .system
+                return QuireApplication.replay(script, options: options)
+            }
+            guard let outcome else {
+                printError("quire run: cannot open a display; run it under Xvfb (xvfb-run quire run --replay …)")
+                throw ExitCode(Exit.noDisplay)
+            }
+            let sink = FileSink.standardOutput()
+            let console = ConsoleReporter(sink: sink, live: false)
+            var summary = Summary()
+            console.begin(candidates: 1)
+            console.report(outcome.result)
+            if case .passed = outcome.result.status { summary.passed = 1 } else { summary.failed = 1 }
+            let counts = outcome.counts
+            sink.write(
+                "replayed through the widgets: \(counts.throughWidgets) events; sent directly (no widget could): \(counts.direct); clock: \(counts.clock)\n")
+            console.finish(summary)
+            if summary.failed > 0 { throw ExitCode(Exit.failed) }
+        #else
+            _ = script
+            printError("quire run: this quire was built without GTK 4 support; install libgtk-4-dev (scripts/setup) and build again")
             throw ExitCode(Exit.noGTK)
         #endif
     }

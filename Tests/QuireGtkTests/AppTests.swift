@@ -53,7 +53,13 @@ import Testing
 @Suite(.serialized) struct RunCommandTests {
     nonisolated static let binary = GtkTest.packageRoot.appendingPathComponent(".build/debug/quire")
 
+    /// Runs quire; returns its exit status and standard error (standard output into `stdout`).
     func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 30) throws -> (Int32, String) {
+        var ignored = ""
+        return try run(arguments, environment: environment, timeout: timeout, stdout: &ignored)
+    }
+
+    func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 30, stdout: inout String) throws -> (Int32, String) {
         let home = XDGHome.make()
         defer { try? FileManager.default.removeItem(at: home) }
         var environment = environment
@@ -64,8 +70,9 @@ import Testing
         process.arguments = arguments
         process.environment = environment
         let err = Pipe()
+        let out = Pipe()
         process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = out
         try process.run()
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(20_000) }
@@ -76,6 +83,7 @@ import Testing
             return (-1, "timed out")
         }
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (process.terminationStatus, stderr)
     }
 
@@ -100,6 +108,24 @@ import Testing
         let (status, stderr) = try run(["run", "--exit-after-first-frame"], environment: ProcessInfo.processInfo.environment)
         #expect(status == 0, "\(stderr)")
         #expect(!stderr.contains("frame work"))
+    }
+
+    /// `--replay` drives the window's widgets from a script and answers as `quire test` does.
+    @Test(GtkTest.enabled) func aReplayedScriptPassesOrFailsWithTheHarnessCodes() throws {
+        let environment = ProcessInfo.processInfo.environment
+        var out = ""
+        let demo = GtkTest.packageRoot.appendingPathComponent("data/sessions/demo/walkthrough.json").path
+        var (status, stderr) = try run(["run", "--replay", demo], environment: environment, stdout: &out)
+        #expect(status == 0, "\(stderr)")
+        #expect(out.hasSuffix("1 passed, 0 failed\n"), "\(out)")
+        #expect(out.contains("replayed through the widgets: "))
+        let failing = GtkTest.packageRoot.appendingPathComponent("Tests/QuireHarnessTests/Fixtures/mixed/02-fail.json").path
+        (status, stderr) = try run(["run", "--replay", failing], environment: environment, stdout: &out)
+        #expect(status == 1, "\(stderr)")
+        #expect(out.contains("FAIL") && out.hasSuffix("0 passed, 1 failed\n"), "\(out)")
+        let bad = GtkTest.packageRoot.appendingPathComponent("Tests/QuireHarnessTests/Fixtures/mixed/03-bad-json.json").path
+        (status, stderr) = try run(["run", "--replay", bad], environment: environment, stdout: &out)
+        #expect(status == 2, "\(stderr)")
     }
 
     @Test(GtkTest.enabled) func frameStatisticsArePrintedOnExitWhenAsked() throws {

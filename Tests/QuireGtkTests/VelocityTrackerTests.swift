@@ -34,6 +34,9 @@ import Testing
         #expect(geometry.center(0, width: 100) == 23)
         #expect(geometry.hit(x: 23 + 18 * 2, width: 100) == 2)
         #expect(geometry.hit(x: 2, width: 100) == nil)
+        // Half-way between two dots is beside both (a click there steps left or right).
+        #expect(geometry.hit(x: 23 + 9, width: 100) == nil)
+        #expect(geometry.hit(x: 23 + 6, width: 100) == 0)
     }
 
     @Test func aLongFlowShowsAStripOfNineThatFollowsThePosition() {

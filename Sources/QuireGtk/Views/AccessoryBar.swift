@@ -18,6 +18,8 @@ final class AccessoryBar {
         root.setAccessibleLabel("Input toolbar")
     }
 
+    func button(for item: AccessoryItem) -> Button? { buttons[item] }
+
     func update(_ toolbar: [ToolbarItemPresentation]) {
         let wanted = toolbar.map(\.item)
         if wanted != items {

@@ -16,6 +16,10 @@ final class ChoiceListView {
         root.setMargins(top: 8, bottom: 12, start: 12, end: 12)
     }
 
+    func button(for option: String) -> Button? {
+        ids.firstIndex(of: option).map { rows[$0].button }
+    }
+
     func update(_ options: [OptionPresentation]) {
         if options.map(\.id) != ids {
             for row in rows { root.remove(row.button) }

@@ -46,6 +46,17 @@ final class ChromeView: SessionView {
 
     var backEnabled: Bool { back.isSensitive }
     var nextButton: Button { next }
+
+    /// The button for a target, if the chrome shows one a user could click now.
+    func button(_ target: TapTarget.Button) -> Button? {
+        switch target {
+        case .back: return back
+        case .skip: return skip
+        case .next: return trailing.visibleName == "next" ? next : nil
+        case .finish: return trailing.visibleName == "finish" ? finish : nil
+        case .cancel: return nil
+        }
+    }
     /// "next" or "finish": which of the two shares the trailing slot now.
     var trailingShown: String { trailing.visibleName }
 

@@ -20,6 +20,10 @@ final class DurationWheelsView {
         root.setMargins(top: 8, bottom: 12, start: 12, end: 12)
     }
 
+    func wheel(_ component: DurationComponent) -> Wheel? {
+        wheels.first { $0.component == component }
+    }
+
     func update(_ presentation: [WheelPresentation], fieldLabel: String) {
         if presentation.map(\.component) != wheels.map(\.component) {
             for wheel in wheels { root.remove(wheel.area) }
@@ -81,7 +85,7 @@ final class DurationWheelsView {
             if y < middle - Wheel.rowHeight / 2 { spin(-1) } else if y > middle + Wheel.rowHeight / 2 { spin(1) }
         }
 
-        private func spin(_ steps: Int) {
+        func spin(_ steps: Int) {
             guard steps != 0 else { return }
             host?.send(.spin(component: component, by: steps))
         }

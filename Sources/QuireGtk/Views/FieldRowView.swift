@@ -120,6 +120,35 @@ final class FieldRowView {
 
     private var entryFocus: FocusController?
 
+    /// A click on the field as a user makes it: the entry takes the keyboard focus, the value
+    /// button is clicked, the switch flips. False when the field cannot be reached (insensitive)
+    /// or the click would not reach the session (the entry has the focus already).
+    func activate() -> Bool {
+        guard root.isSensitive else { return false }
+        if let entry {
+            if entry.containsFocus { return false }
+            entry.grabFocus()
+            return true
+        }
+        if let valueButton {
+            quire_signal_emit(valueButton.pointer, "clicked")
+            return true
+        }
+        if let toggle {
+            toggle.isOn = !toggle.isOn
+            return true
+        }
+        return false
+    }
+
+    /// Text typed into the entry, as GTK inserts it (at the cursor, which stays at the end).
+    func typeIntoEntry(_ text: String) -> Bool {
+        guard let entry, entry.containsFocus else { return false }
+        var position = Int32(entry.text.unicodeScalars.count)
+        gtk_editable_insert_text(quire_editable(entry.pointer), text, -1, &position)
+        return true
+    }
+
     /// The keyboard focus entered the entry (a click, or GTK's own focus navigation): the field
     /// becomes first responder, unless it already is.
     private func focusEntered() {

@@ -11,10 +11,10 @@ final class InputPanelView: SessionView {
     let revealer = Revealer(GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP, milliseconds: 200)
     private let panel = Box(GTK_ORIENTATION_VERTICAL)
     private let title = Label()
-    private let accessory: AccessoryBar
+    let accessory: AccessoryBar
     private let content = Stack()
-    private let wheels: DurationWheelsView
-    private let choices: ChoiceListView
+    let wheels: DurationWheelsView
+    let choices: ChoiceListView
     private let keyboard = Box(GTK_ORIENTATION_VERTICAL)
     private var shown: InputPresentation?
 

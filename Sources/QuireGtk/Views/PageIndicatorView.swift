@@ -67,7 +67,7 @@ final class PageIndicatorView: SessionView {
 
     private var contentWidth: Double {
         switch style {
-        case .dots: return geometry.stripWidth + 8
+        case .dots: return geometry.stripWidth + 2 * DotGeometry.pitch
         case .numbers: return Drawing.size(Drawing.layout(area, label)).0 + 16
         case .none: return 0
         }
@@ -112,7 +112,24 @@ final class PageIndicatorView: SessionView {
         }
     }
 
-    private func clicked(x: Double) {
+    /// Where a click lands for a target: a dot's centre, or half-way to the next dot on the
+    /// left or right of the current one; nil when no click could make it (hidden, no such dot).
+    func clickX(for target: TapTarget) -> Double? {
+        guard area.isVisible, count > 0, style != .none else { return nil }
+        let width = Double(area.width)
+        let here = style == .dots ? geometry.center(current, width: width) : width / 2
+        switch target {
+        case .indicatorLeft: return here - DotGeometry.pitch / 2
+        case .indicatorRight: return here + DotGeometry.pitch / 2
+        case .indicatorPage(let index):
+            guard style == .dots, index >= 0, index < count else { return nil }
+            let x = geometry.center(index, width: width)
+            return geometry.hit(x: x, width: width) == index ? x : nil
+        default: return nil
+        }
+    }
+
+    func clicked(x: Double) {
         guard let host, count > 0 else { return }
         let width = Double(area.width)
         if style == .dots, let index = geometry.hit(x: x, width: width) {
@@ -175,8 +192,11 @@ struct DotGeometry: Sendable, Equatable {
         }
     }
 
+    /// How far from a dot's centre a click still hits it; between two dots is beside both.
+    static let hitRadius = dot / 2 + 3
+
     /// The dot under `x`, if a fully shown one is.
     func hit(x: Double, width: Double) -> Int? {
-        drawn.first { $0.fade >= 0.5 && abs(x - center($0.index, width: width)) <= DotGeometry.pitch / 2 }?.index
+        drawn.first { $0.fade >= 0.5 && abs(x - center($0.index, width: width)) <= DotGeometry.hitRadius }?.index
     }
 }

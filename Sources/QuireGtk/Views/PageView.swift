@@ -43,6 +43,10 @@ final class PageView {
         update(page)
     }
 
+    func row(for field: String) -> FieldRowView? {
+        rows.first { $0.id == field }
+    }
+
     /// The entry of a text field on this page, if shown.
     func entry(for field: String) -> Entry? {
         rows.first { $0.id == field }?.entry

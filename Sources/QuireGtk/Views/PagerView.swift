@@ -34,6 +34,10 @@ final class PagerView: SessionView {
     private var tickID: guint = 0
     private var lastFrameTime: Int?
 
+    /// When set, the frame clock never feeds the session: time comes from elsewhere (a replayed
+    /// script's ticks).
+    var externalClock = false
+
     /// Frame work measured per tick (µs), for the app's own frame statistics.
     var onFrameWork: ((Double) -> Void)?
 
@@ -71,6 +75,11 @@ final class PagerView: SessionView {
     }
 
     nonisolated static let dataKey = "quire-pager-view"
+
+    /// The row of a field on the page shown now (what a user can reach), if built.
+    func row(for field: String, onPage index: Int) -> FieldRowView? {
+        pages[index]?.view.row(for: field)
+    }
 
     /// The entry of a text field on a built page.
     func entry(for field: String) -> Entry? {
@@ -119,7 +128,7 @@ final class PagerView: SessionView {
             shownPager = pager
             root.queueAllocate()
         }
-        if pager.needsClock { startClock() }
+        if pager.needsClock && !externalClock { startClock() }
     }
 
     private func pageIndex(atSlot slot: Int, _ pager: PagerPresentation) -> Int? {
@@ -191,10 +200,9 @@ final class PagerView: SessionView {
             if dragSeen { return }
             if abs(dx) >= PagerView.dragThreshold && abs(dx) > abs(dy) && host.session.pager.swipeEnabled {
                 dragSeen = true
-                dragging = true
                 drag.claim()
                 root.grabFocus()
-                host.send(.dragBegin)
+                beginDrag()
             } else if abs(dy) >= PagerView.dragThreshold {
                 dragSeen = true  // a vertical drag is not the pager's
                 drag.deny()
@@ -203,34 +211,55 @@ final class PagerView: SessionView {
                 return
             }
         }
-        velocity.add(time: Double(drag.currentEventTime), offset: dx)
-        host.send(.dragUpdate(dx: dx))
+        moveDrag(dx: dx, time: Double(drag.currentEventTime))
     }
 
     private func dragEnded(dx: Double?, dy: Double?) {
-        guard dragging, let host else { return }
-        dragging = false
+        guard dragging else { return }
         var vx = 0.0
         if let dx {
             let now = Double(drag.currentEventTime)
             velocity.add(time: now, offset: dx)
             vx = velocity.velocity(at: now)
         }
-        host.send(.dragEnd(vx: vx))
+        endDrag(vx: vx)
+    }
+
+    // The drag as the session hears it, once a gesture (or a touchpad scroll) is recognized as
+    // the pager's: begin, the offset since the start at a time (ms), the release velocity.
+
+    func beginDrag() {
+        dragging = true
+        velocity.reset()
+        host?.send(.dragBegin)
+    }
+
+    func moveDrag(dx: Double, time: Double) {
+        velocity.add(time: time, offset: dx)
+        host?.send(.dragUpdate(dx: dx))
+    }
+
+    func endDrag(vx: Double) {
+        dragging = false
+        host?.send(.dragEnd(vx: vx))
+    }
+
+    /// A click on the pages' background (not on a control).
+    func clickBackground() {
+        root.grabFocus()
+        host?.send(.tap(.background))
     }
 
     private func clicked() {
-        guard !dragSeen, let host else { return }
-        root.grabFocus()
-        host.send(.tap(.background))
+        guard !dragSeen else { return }
+        clickBackground()
     }
 
     private func scrollBegan() {
         guard let host, host.session.pager.swipeEnabled else { return }
         scrolling = true
         scrollOffset = 0
-        velocity.reset()
-        host.send(.dragBegin)
+        beginDrag()
     }
 
     private func scrolled(dx: Double, dy: Double) -> Bool {
@@ -244,16 +273,14 @@ final class PagerView: SessionView {
         guard scrolling else { return false }
         // Touchpad deltas are in surface pixels; scrolling right reveals the next page.
         scrollOffset -= dx
-        velocity.add(time: Double(scroll.currentEventTime), offset: scrollOffset)
-        host.send(.dragUpdate(dx: scrollOffset))
+        moveDrag(dx: scrollOffset, time: Double(scroll.currentEventTime))
         return true
     }
 
     private func scrollEnded() {
-        guard scrolling, let host else { return }
+        guard scrolling else { return }
         scrolling = false
-        let now = Double(scroll.currentEventTime)
-        host.send(.dragEnd(vx: velocity.velocity(at: now)))
+        endDrag(vx: velocity.velocity(at: Double(scroll.currentEventTime)))
     }
 }
 

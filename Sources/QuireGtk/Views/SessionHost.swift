@@ -57,9 +57,13 @@ public final class SessionHost {
         return emitted
     }
 
+    /// When set, the session keeps its viewport width whatever the window's (a replayed script
+    /// measures its drags against its own viewport).
+    public var fixedViewport = false
+
     /// The pager's width changed (allocation); drags are measured against it.
     public func setViewportWidth(_ width: Double) {
-        if width != session.viewportWidth { session.setViewportWidth(width) }
+        if !fixedViewport && width != session.viewportWidth { session.setViewportWidth(width) }
     }
 
     private func render(_ notifications: [SessionNotification]) {

@@ -24,10 +24,12 @@ public final class WalkthroughView: SessionView {
     private let keys = KeyController()
     private var focusedField: String?
 
-    public init(host: SessionHost) {
+    /// `externalClock`: the frame clock never feeds the session (a replay owns the time).
+    public init(host: SessionHost, externalClock: Bool = false) {
         Style.install()
         self.host = host
         pager = PagerView(host: host)
+        pager.externalClock = externalClock
         chrome = ChromeView(host: host)
         input = InputPanelView(host: host)
         root.addCSSClass("quire-walkthrough")
