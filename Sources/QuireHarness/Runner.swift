@@ -38,6 +38,9 @@ public enum Runner {
         public var trace = false
         /// How many recent events a failure report shows.
         public var recentEvents = 5
+        /// With `trace`: called after each step (1-based) for a picture of the front to show with
+        /// it; returns its path relative to the trace, or nil.
+        public var stepImage: (@Sendable (Int) -> String?)? = nil
 
         public init(recordSteps: Bool = false, trace: Bool = false) {
             self.recordSteps = recordSteps
@@ -111,7 +114,7 @@ public enum Runner {
                 trace!.steps.append(
                     Trace.Step(
                         index: index + 1, step: script.rawSteps[index], notifications: emitted.map(\.json),
-                        diff: StateDiff.diff(before, driver.session.state), failure: lines))
+                        diff: StateDiff.diff(before, driver.session.state), failure: lines, image: options.stepImage?(index + 1)))
             }
             if !lines.isEmpty {
                 failure = Failure(

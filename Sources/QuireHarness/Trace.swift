@@ -12,6 +12,9 @@ public struct Trace: Sendable {
         public var diff: [StateDiff.Entry]
         /// Why the step failed (empty when it passed).
         public var failure: [String]
+        /// A picture of the front after the step (a path relative to the trace), when the run
+        /// had one to show (`quire run --replay --trace`).
+        public var image: String? = nil
     }
 
     public var initialState: JSONValue
@@ -36,6 +39,7 @@ public struct Trace: Sendable {
                     entry.append("notifications", .array(step.notifications))
                     entry.append("diff", .array(step.diff.map(\.json)))
                     entry.append("failure", .array(step.failure.map(JSONValue.string)))
+                    if let image = step.image { entry.append("image", .string(image)) }
                     return .object(entry)
                 }))
         return .object(object)
@@ -62,6 +66,7 @@ public struct Trace: Sendable {
         th{text-align:left;font:600 11px system-ui,sans-serif;color:#666;padding:2px 8px}
         td{border-top:1px solid #eee;padding:2px 8px;vertical-align:top;font:12px ui-monospace,monospace;overflow-wrap:anywhere}
         td.before{color:#b71c1c} td.after{color:#1b5e20} details{margin-top:6px} details.initial{margin:12px 24px 0}
+        img.shot{max-width:320px;margin-top:6px;border:1px solid #ddd;border-radius:4px}
         """
 
     /// A static page: the failure first, then every step with its notifications and state diff.
@@ -102,6 +107,9 @@ public struct Trace: Sendable {
                 out += "</table>"
             }
             if failed { out += "<pre>\(Self.escape(step.failure.joined(separator: "\n")))</pre>" }
+            if let image = step.image {
+                out += "<div><img class=\"shot\" src=\"\(Self.escape(image))\" alt=\"the window after step \(step.index)\" loading=\"lazy\"></div>"
+            }
             out += "</li>\n"
         }
         out += "</ol>\n"

@@ -48,10 +48,16 @@ struct Run: ParsableCommand {
         valueName: "SCRIPT"))
     var replay: String?
 
+    @Option(help: ArgumentHelp(
+        "With --replay: write the trace quire test --trace writes, with a picture of the window after each step, into DIR.",
+        valueName: "DIR"))
+    var trace: String?
+
     @Flag(help: .hidden)
     var exitAfterFirstFrame = false
 
     func validate() throws {
+        if trace != nil && replay == nil { throw ValidationError("--trace goes with --replay") }
         if !["system", "light", "dark"].contains(style) {
             throw ValidationError("--style must be system, light or dark")
         }
@@ -112,10 +118,20 @@ struct Run: ParsableCommand {
             throw ExitCode(Exit.badInput)
         }
         #if QUIRE_GTK
+            var traces: TraceWriter?
+            if let trace {
+                do {
+                    traces = try TraceWriter(directory: trace)
+                } catch {
+                    printError("quire run: cannot create the trace folder '\(trace)': \(error.localizedDescription)")
+                    throw ExitCode(Exit.badInput)
+                }
+            }
+            let traceDirectory = trace
             let outcome = MainActor.assumeIsolated { () -> QuireApplication.ReplayOutcome? in
                 var options = QuireApplication.Options()
                 options.style = QuireApplication.Appearance(rawValue: style) ?? .system
-                return QuireApplication.replay(script, options: options)
+                return QuireApplication.replay(script, options: options, traceDirectory: traceDirectory)
             }
             guard let outcome else {
                 printError("quire run: cannot open a display; run it under Xvfb (xvfb-run quire run --replay …)")
@@ -130,6 +146,11 @@ struct Run: ParsableCommand {
             let counts = outcome.counts
             sink.write(
                 "replayed through the widgets: \(counts.throughWidgets) events; sent directly (no widget could): \(counts.direct); clock: \(counts.clock)\n")
+            if let traces, let trace {
+                traces.write(outcome.result)
+                traces.finish()
+                sink.write("trace: \(trace)/index.html\n")
+            }
             console.finish(summary)
             if summary.failed > 0 { throw ExitCode(Exit.failed) }
         #else

@@ -128,6 +128,26 @@ import Testing
         #expect(status == 2, "\(stderr)")
     }
 
+    /// `--replay --trace DIR`: the harness's trace, with a picture of the window after each step.
+    @Test(GtkTest.enabled) func aReplayTraceShowsTheWindowAfterEachStep() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-trace-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let demo = GtkTest.packageRoot.appendingPathComponent("data/sessions/demo/walkthrough.json").path
+        var out = ""
+        let (status, stderr) = try run(
+            ["run", "--replay", demo, "--trace", folder.path], environment: ProcessInfo.processInfo.environment, stdout: &out)
+        #expect(status == 0, "\(stderr)")
+        #expect(out.contains("trace: \(folder.path)/index.html"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let page = try #require(files.first { $0.hasSuffix(".html") && $0 != "index.html" })
+        let html = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8)
+        let pictures = files.filter { $0.hasSuffix(".png") }
+        #expect(pictures.count > 20)
+        #expect(html.contains(#"<img class="shot" src="\#(pictures.sorted().first!)""#))
+        let png = try Data(contentsOf: folder.appendingPathComponent(pictures[0]))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
     @Test(GtkTest.enabled) func frameStatisticsArePrintedOnExitWhenAsked() throws {
         var environment = ProcessInfo.processInfo.environment
         environment["QUIRE_FRAME_STATS"] = "1"
