@@ -46,6 +46,25 @@ struct WalkthroughViewTests {
         #expect(!view.isClockRunning)
     }
 
+    /// Idle means idle: once a move has settled, the window draws no frame at all.
+    @Test func aSettledWalkthroughDrawsNoFrames() throws {
+        let (view, window) = open(try GtkTest.flow("focus-onboarding.json"))
+        defer { window.close() }
+        view.host.send(.tap(.button(.next)))
+        window.wait { view.host.session.transition == nil && !view.isClockRunning }
+        Toolkit.run(milliseconds: 400)  // let the last frame and any style transition finish
+        let clock = try #require(gtk_widget_get_frame_clock(view.root.widget))
+        let frames = ObjectRef(UnsafeMutableRawPointer(clock), .retain)
+        var painted = 0
+        frames.on("paint") { painted += 1 }
+        Toolkit.run(milliseconds: 600)
+        #expect(painted == 0)
+        // A move draws frames again, and stops.
+        view.host.send(.tap(.button(.back)))
+        Toolkit.run(milliseconds: 600)
+        #expect(painted > 0)
+    }
+
     @Test func typingInTheEntryBecomesTypeEventsAndIsNotEchoed() throws {
         let (view, window) = open(try GtkTest.flow("focus-onboarding.json"))
         defer { window.close() }
