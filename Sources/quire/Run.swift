@@ -56,6 +56,9 @@ struct Run: ParsableCommand {
     @Flag(help: .hidden)
     var exitAfterFirstFrame = false
 
+    @Option(help: .hidden)
+    var pageThrough = 0
+
     func validate() throws {
         if trace != nil && replay == nil { throw ValidationError("--trace goes with --replay") }
         if !["system", "light", "dark"].contains(style) {
@@ -88,6 +91,8 @@ struct Run: ParsableCommand {
                 options.record = record
                 options.flowPath = flow
                 options.frameStats = (ProcessInfo.processInfo.environment["QUIRE_FRAME_STATS"] ?? "0") != "0"
+                options.measureStart = ProcessInfo.processInfo.environment["QUIRE_MEASURE_T0_US"].flatMap { Int($0) }
+                options.pageThrough = pageThrough
                 return QuireApplication.run(flow: loaded, options: options)
             }
             if code == QuireApplication.ExitCode.noDisplay {

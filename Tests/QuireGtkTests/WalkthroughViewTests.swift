@@ -21,10 +21,27 @@ struct WalkthroughViewTests {
         #expect(view.builtPages == [0, 1])
         view.host.send(.tap(.indicatorPage(5)))
         view.host.send(.settle)
+        Toolkit.iterate()
         #expect(view.builtPages == [4, 5, 6])
         view.host.send(.tap(.button(.skip)))
         view.host.send(.settle)
+        Toolkit.iterate()
         #expect(view.builtPages == [8, 9])
+    }
+
+    /// While pages move, a frame builds only what comes on screen; the next neighbour is built
+    /// once the loop is idle (frames stay cheap).
+    @Test func neighboursForLaterAreBuiltWhenTheLoopIsIdle() throws {
+        let (view, window) = open(try GtkTest.pages(10))
+        defer { window.close() }
+        view.host.send(.tap(.button(.next)))
+        view.host.send(.tick(50))
+        #expect(view.builtPages == [0, 1])  // page 2 is not on screen yet
+        Toolkit.iterate()
+        // Built while the move runs, before it lands: the landing frame builds nothing.
+        #expect(view.builtPages == [0, 1, 2])
+        view.host.send(.settle)
+        #expect(view.builtPages == [0, 1, 2])
     }
 
     @Test func aWrappingPagerBuildsTheNeighbourAcrossTheSeam() throws {

@@ -20,6 +20,11 @@ public final class QuireApplication {
         /// Measure Quire's own work per animation frame and print its distribution on exit
         /// (`QUIRE_FRAME_STATS=1`; Debian's GTK has no `GDK_DEBUG=frames`).
         public var frameStats = false
+        /// The launch time on GLib's monotonic clock (µs), to report the time to the first frame.
+        public var measureStart: Int?
+        /// After the first frame, move forward this many pages (each once the last settled), then
+        /// quit: a paging workload for the frame statistics.
+        public var pageThrough = 0
         public init() {}
     }
 
@@ -48,6 +53,10 @@ public final class QuireApplication {
     private var timerButton: TimerHeaderButton?
     private var actions: [String: ObjectRef] = [:]
     private var frameWork: [Double] = []
+    private var firstFrameActions: [@MainActor () -> Void] = []
+    private var firstFramePainted = false
+    private var firstFrameClock: ObjectRef?
+    private var pagingTimer: GLibTimeout?
     private var recorder: SessionRecorder?
     private var recordError: String?
 
@@ -89,6 +98,7 @@ public final class QuireApplication {
         let status = g_application_run(quire_g_application(app.pointer), 0, nil)
         saveRecording()
         if options.frameStats { printError(FrameStatistics(frameWork).summary) }
+        if options.measureStart != nil, let peak = peakResidentMiB() { printLine("peak-rss-mib \((peak * 10).rounded() / 10)") }
         if let recordError {
             printError("quire run: cannot write the recording: \(recordError)")
             return ExitCode.cannotWrite
@@ -171,7 +181,15 @@ public final class QuireApplication {
         } else {
             showWalkthrough(resume: options.record == nil)
         }
-        if options.exitAfterFirstFrame { quitAfterFirstFrame(window) }
+        if options.measureStart != nil { afterFirstFrame(window) { [weak self] in self?.reportFirstFrame() } }
+        if options.exitAfterFirstFrame {
+            // Through the main queue on purpose: see `Options.exitAfterFirstFrame`.
+            afterFirstFrame(window) { [weak self] in Task { @MainActor in self?.quit() } }
+        }
+        if options.pageThrough > 0 {
+            let moves = options.pageThrough
+            afterFirstFrame(window) { [weak self] in self?.pageThrough(moves) }
+        }
     }
 
     private var locale: String { options.locale ?? Self.userLocale() }
@@ -271,18 +289,104 @@ public final class QuireApplication {
         g_application_quit(quire_g_application(app.pointer))
     }
 
-    private func quitAfterFirstFrame(_ window: ObjectRef) {
+    /// Runs `body` once, after the window's first frame is painted (the frame clock's
+    /// `after-paint`, connected from the first tick, when the clock exists).
+    private func afterFirstFrame(_ window: ObjectRef, _ body: @escaping @MainActor () -> Void) {
+        firstFrameActions.append(body)
+        guard firstFrameActions.count == 1 else { return }
         let data = Unmanaged.passUnretained(self).toOpaque()
-        gtk_widget_add_tick_callback(quire_widget(window.pointer), { _, _, data in
+        gtk_widget_add_tick_callback(quire_widget(window.pointer), { widget, clock, data in
             let data = CPointer(data)
+            let clock = CPointer(clock.map(UnsafeMutableRawPointer.init))
             MainActor.assumeIsolated {
                 let app = Unmanaged<QuireApplication>.fromOpaque(data.raw!).takeUnretainedValue()
-                // Through the main queue on purpose: see `Options.exitAfterFirstFrame`.
-                Task { @MainActor in app.quit() }
+                guard let clock = clock.raw else { return }
+                let frames = ObjectRef(clock, .retain)
+                frames.on("after-paint") { [weak app, weak frames] in
+                    guard let app, let frames, !app.firstFramePainted else { return }
+                    app.firstFramePainted = true
+                    frames.disconnectAll()
+                    let actions = app.firstFrameActions
+                    app.firstFrameActions.removeAll()
+                    for action in actions { action() }
+                }
+                app.firstFrameClock = frames
             }
             return 0
         }, data, nil)
     }
+
+    /// Time to the first frame, for measurements: `QUIRE_MEASURE_T0_US` is the launch time on the
+    /// monotonic clock (µs); the first painted frame prints `first-frame-ms`, the exit `peak-rss-mib`.
+    private func reportFirstFrame() {
+        guard let t0 = options.measureStart else { return }
+        let ms = Double(g_get_monotonic_time() - t0) / 1000
+        printLine("first-frame-ms \((ms * 10).rounded() / 10)")
+    }
+
+    /// `--page-through N`: N moves forward, each once the last has settled, driven by the real
+    /// frame clock (the frame statistics measure them); then quit.
+    private func pageThrough(_ moves: Int) {
+        var sent = 0
+        pagingTimer = GLibTimeout(milliseconds: 30) { [weak self] in
+            guard let self, let host = self.walkthrough?.host else { return false }
+            if host.session.pager.needsClock { return true }
+            if sent == moves {
+                self.quit()
+                return false
+            }
+            sent += 1
+            host.send(.tap(.button(.next)))
+            return true
+        }
+    }
+
+}
+
+/// A repeating GLib timeout running a Swift closure until it returns false (or the owner goes).
+@MainActor
+final class GLibTimeout {
+    typealias Tick = @MainActor () -> Bool
+    private var id: guint = 0
+
+    init(milliseconds: UInt32, _ tick: @escaping Tick) {
+        let box = Unmanaged.passRetained(SignalBox(tick)).toOpaque()
+        id = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+            let data = CPointer(data)
+            return MainActor.assumeIsolated {
+                Unmanaged<SignalBox<Tick>>.fromOpaque(data.raw!).takeUnretainedValue().handler() ? 1 : 0
+            }
+        }, box, { data in
+            Unmanaged<SignalBox<Tick>>.fromOpaque(data!).release()
+        })
+    }
+
+    deinit {
+        // The source may have ended itself; removing a finished source is an error in GLib.
+        let id = self.id
+        if id != 0, let source = g_main_context_find_source_by_id(nil, id), g_source_is_destroyed(source) == 0 {
+            g_source_destroy(source)
+        }
+    }
+}
+
+/// Writes a line to standard output at once (measurement scripts read it while the app runs).
+func printLine(_ text: String) {
+    let line = text + "\n"
+    _ = line.withCString { write(1, $0, strlen($0)) }
+}
+
+/// The process's peak resident memory (`VmHWM`), in MiB.
+func peakResidentMiB() -> Double? {
+    var contents: UnsafeMutablePointer<CChar>?
+    var length: Int = 0
+    guard g_file_get_contents("/proc/self/status", &contents, &length, nil) != 0, let contents else { return nil }
+    defer { g_free(contents) }
+    for line in String(cString: contents).split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let digits = line.filter(\.isNumber)
+        if let kb = Double(digits) { return kb / 1024 }
+    }
+    return nil
 }
 
 /// Calls `body` with a NULL-terminated C array of the strings.

@@ -50,3 +50,44 @@ public enum Toolkit {
         }
     }
 }
+
+/// One-shot work for when GLib's loop is idle.
+public enum MainLoop {
+    /// A pending idle call; dropping it before it ran cancels it.
+    @MainActor
+    public final class IdleCall {
+        fileprivate nonisolated(unsafe) var id: guint = 0
+        fileprivate nonisolated(unsafe) var ran = false
+
+        deinit {
+            if !ran && id != 0 { g_source_remove(id) }
+        }
+    }
+
+    private final class Work {
+        let body: @MainActor () -> Void
+        weak var call: IdleCall?
+        init(_ body: @escaping @MainActor () -> Void) { self.body = body }
+    }
+
+    /// Runs `body` once when the loop is idle (default idle priority: after drawing and input).
+    @MainActor
+    public static func idle(_ body: @escaping @MainActor () -> Void) -> IdleCall {
+        let call = IdleCall()
+        let work = Work(body)
+        work.call = call
+        let data = Unmanaged.passRetained(work).toOpaque()
+        call.id = g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
+            let data = CPointer(data)
+            MainActor.assumeIsolated {
+                let work = Unmanaged<Work>.fromOpaque(data.raw!).takeUnretainedValue()
+                work.call?.ran = true
+                work.body()
+            }
+            return 0
+        }, data, { data in
+            Unmanaged<Work>.fromOpaque(data!).release()
+        })
+        return call
+    }
+}

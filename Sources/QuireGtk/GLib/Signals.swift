@@ -183,6 +183,12 @@ extension ObjectRef {
         return body()
     }
 
+    /// Disconnects every handler this wrapper connected.
+    public func disconnectAll() {
+        for id in handlerIDs where g_signal_handler_is_connected(pointer, id) != 0 { g_signal_handler_disconnect(pointer, id) }
+        handlerIDs.removeAll()
+    }
+
     /// Disconnects one handler now (its box is released by GLib).
     public func disconnect(_ handler: SignalHandler) {
         guard let index = handlerIDs.firstIndex(of: handler.id) else { return }

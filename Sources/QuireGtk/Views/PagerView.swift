@@ -95,6 +95,13 @@ final class PagerView: SessionView {
     // MARK: Rendering
 
     func render(_ session: Session, _ notifications: [SessionNotification]) {
+        render(session, buildingEverything: false)
+    }
+
+    /// Builds, updates and drops pages. While pages move, only pages on screen are built or
+    /// dropped inside the frame; the neighbours that will be needed next are built right after,
+    /// when the main loop is idle, so a frame's work stays small.
+    private func render(_ session: Session, buildingEverything: Bool) {
         let pager = session.pager
         position = pager.position
         let current = session.currentIndex
@@ -103,25 +110,45 @@ final class PagerView: SessionView {
         var slots: [Int] = [current - 1, current, current + 1]
         let below = Int(pager.position.rounded(.down))
         slots += [below, below + 1]
+        // A move under way: its target's neighbours will be wanted when it lands.
+        if let transition = session.transition, transition.to != current {
+            let target = Int(pager.position.rounded()) + (transition.to - normalizedIndex(pager.position, pager))
+            slots += [target - 1, target, target + 1]
+        }
         var wanted: [Int: Int] = [:]  // page index → slot
         for slot in slots {
             guard let index = pageIndex(atSlot: slot, pager) else { continue }
             if let existing = wanted[index], abs(Double(existing) - pager.position) <= abs(Double(slot) - pager.position) { continue }
             wanted[index] = slot
         }
+        let moving = !buildingEverything && (pager.needsClock || pager.isDragging)
+        var deferred = false
         for (index, built) in pages where wanted[index] == nil {
+            if !buildingEverything && abs(Double(built.slot) - pager.position) >= 1 {
+                deferred = true  // off screen: dropped when the loop is idle
+                continue
+            }
             root.release(built.view.root)
             pages[index] = nil
         }
         for (index, slot) in wanted {
-            guard let page = session.presentPage(at: index) else { continue }
             if let built = pages[index] {
+                guard let page = session.presentPage(at: index) else { continue }
                 built.view.update(page)
                 pages[index] = (slot, built.view)
-            } else if let host {
+            } else if moving && abs(Double(slot) - pager.position) >= 1 {
+                deferred = true  // not on screen yet: built when the loop is idle
+            } else if let host, let page = session.presentPage(at: index) {
                 let view = PageView(page, host: host)
                 root.adopt(view.root)
                 pages[index] = (slot, view)
+            }
+        }
+        if deferred && pendingBuild == nil {
+            pendingBuild = MainLoop.idle { [weak self] in
+                guard let self else { return }
+                self.pendingBuild = nil
+                if let session = self.host?.session { self.render(session, buildingEverything: true) }
             }
         }
         if pager != shownPager {
@@ -129,6 +156,14 @@ final class PagerView: SessionView {
             root.queueAllocate()
         }
         if pager.needsClock && !externalClock { startClock() }
+    }
+
+    private var pendingBuild: MainLoop.IdleCall?
+
+    /// The visible index at a (possibly wrapped) position.
+    private func normalizedIndex(_ position: Double, _ pager: PagerPresentation) -> Int {
+        let count = max(pager.count, 1)
+        return ((Int(position.rounded()) % count) + count) % count
     }
 
     private func pageIndex(atSlot slot: Int, _ pager: PagerPresentation) -> Int? {
