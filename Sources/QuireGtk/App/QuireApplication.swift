@@ -219,9 +219,10 @@ public final class QuireApplication {
                 recorder.record(event, in: host.session)
                 self.recordedSession = host.session
             }
-            // Autosave after every user event and every finished page move (not every frame).
+            // Autosave after every user event and every finished page move (not every frame), once
+            // the loop is idle: the write never lands inside an animation frame.
             let settled = notifications.contains { if case .pageDidChange = $0 { return true } else { return false } }
-            if host.session.completed == nil && (!event.isClock || settled) { self.storage.save(host.session) }
+            if host.session.completed == nil && (!event.isClock || settled) { self.scheduleSave() }
         }
         walkthrough = view
         mainView = nil
@@ -266,6 +267,7 @@ public final class QuireApplication {
         guard let session = walkthrough?.host.session else { return }
         recordedSession = session
         saveRecording()
+        pendingSave = nil
         storage.forgetSession()
         if let problem = storage.saveSettings(completion) { printError("quire run: cannot save the settings: \(problem)") }
         // Keep the walkthrough alive until this event has finished rendering.
@@ -279,8 +281,20 @@ public final class QuireApplication {
         _ = done
     }
 
+    private var pendingSave: MainLoop.IdleCall?
+
+    private func scheduleSave() {
+        guard pendingSave == nil else { return }
+        pendingSave = MainLoop.idle { [weak self] in
+            guard let self else { return }
+            self.pendingSave = nil
+            if let session = self.walkthrough?.host.session, session.completed == nil { self.storage.save(session) }
+        }
+    }
+
     /// The window is going: the walkthrough in progress is saved as it stands.
     private func windowClosed() {
+        pendingSave = nil
         if let session = walkthrough?.host.session, session.completed == nil { storage.save(session) }
         window = nil
     }

@@ -52,9 +52,11 @@ final class AccessoryBar {
         }
         for entry in toolbar {
             guard let button = buttons[entry.item] else { continue }
-            button.label = entry.title
+            if button.label != entry.title {
+                button.label = entry.title
+                button.setAccessibleLabel(entry.title)
+            }
             button.isSensitive = entry.enabled
-            button.setAccessibleLabel(entry.title)
         }
     }
 }

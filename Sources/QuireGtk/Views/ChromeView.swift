@@ -22,6 +22,9 @@ final class ChromeView: SessionView {
         bar.addCSSClass("quire-chrome")
         bar.setMargins(top: 8, bottom: 12, start: 12, end: 12)
         progress.addCSSClass("quire-progress")
+        for (button, title) in [(back, "Back"), (skip, "Skip"), (next, "Next"), (finish, "Finish")] {
+            button.setAccessibleLabel(title)
+        }
         progress.valign = GTK_ALIGN_START
         progress.hexpand = true
         progress.canTarget = false
@@ -71,9 +74,11 @@ final class ChromeView: SessionView {
             case .finish: button = finish
             case .cancel: continue
             }
-            button.label = presentation.title
+            if button.label != presentation.title {
+                button.label = presentation.title
+                button.setAccessibleLabel(presentation.title)
+            }
             button.isSensitive = presentation.enabled
-            button.setAccessibleLabel(presentation.title)
         }
         let finishEnabled = chrome.buttons.first { $0.button == .finish }?.enabled ?? false
         trailing.visibleName = finishEnabled ? "finish" : "next"
