@@ -34,6 +34,7 @@ struct WalkthroughViewTests {
     @Test func neighboursForLaterAreBuiltWhenTheLoopIsIdle() throws {
         let (view, window) = open(try GtkTest.pages(10))
         defer { window.close() }
+        #expect(view.builtPages == [0, 1])
         view.host.send(.tap(.button(.next)))
         view.host.send(.tick(50))
         #expect(view.builtPages == [0, 1])  // page 2 is not on screen yet

@@ -98,9 +98,10 @@ final class PagerView: SessionView {
         render(session, buildingEverything: false)
     }
 
-    /// Builds, updates and drops pages. While pages move, only pages on screen are built or
-    /// dropped inside the frame; the neighbours that will be needed next are built right after,
-    /// when the main loop is idle, so a frame's work stays small.
+    /// Builds, updates and drops pages. Only pages on screen are built or dropped at once; the
+    /// neighbours that may be needed next are built (and pages gone off screen dropped) right
+    /// after, when the main loop is idle — after the frame is drawn — so neither the first frame
+    /// nor an animation frame pays for pages nobody sees yet.
     private func render(_ session: Session, buildingEverything: Bool) {
         let pager = session.pager
         position = pager.position
@@ -121,7 +122,6 @@ final class PagerView: SessionView {
             if let existing = wanted[index], abs(Double(existing) - pager.position) <= abs(Double(slot) - pager.position) { continue }
             wanted[index] = slot
         }
-        let moving = !buildingEverything && (pager.needsClock || pager.isDragging)
         var deferred = false
         for (index, built) in pages where wanted[index] == nil {
             if !buildingEverything && abs(Double(built.slot) - pager.position) >= 1 {
@@ -136,7 +136,7 @@ final class PagerView: SessionView {
                 guard let page = session.presentPage(at: index) else { continue }
                 built.view.update(page)
                 pages[index] = (slot, built.view)
-            } else if moving && abs(Double(slot) - pager.position) >= 1 {
+            } else if !buildingEverything && abs(Double(slot) - pager.position) >= 1 {
                 deferred = true  // not on screen yet: built when the loop is idle
             } else if let host, let page = session.presentPage(at: index) {
                 let view = PageView(page, host: host)

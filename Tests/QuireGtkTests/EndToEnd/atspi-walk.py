@@ -18,7 +18,7 @@ import time
 import gi
 
 gi.require_version("Atspi", "2.0")
-from gi.repository import Atspi  # noqa: E402
+from gi.repository import Atspi, GLib  # noqa: E402
 
 
 def find_app(pid, timeout=20.0):
@@ -45,9 +45,18 @@ def text_of(node):
 def walk(node, out, depth=0):
     if node is None or depth > 60:
         return
-    out.append((node.get_role_name(), node.get_name() or "", text_of(node), node))
-    for index in range(node.get_child_count()):
-        walk(node.get_child_at_index(index), out, depth + 1)
+    try:
+        entry = (node.get_role_name(), node.get_name() or "", text_of(node), node)
+        count = node.get_child_count()
+    except GLib.Error:
+        return  # the widget went away while we looked (the app builds and drops pages as it goes)
+    out.append(entry)
+    for index in range(count):
+        try:
+            child = node.get_child_at_index(index)
+        except GLib.Error:
+            continue
+        walk(child, out, depth + 1)
 
 
 focused_window = None
