@@ -1,43 +1,101 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 // Quire: a paged-form and input-session engine.
 //
 // QuireCore and QuireHarness import Foundation only, so `swift build` and `swift test` work on a
-// machine without GTK. The GTK targets (CGtk, QuireGtk) are not part of the package yet; when they
-// arrive they are added only where `pkg-config` finds gtk4 (see docs/building.md).
+// machine without GTK. The GTK 4 shell (CGtk, CGtkShim, QuireGtk, QuireGtkTests) and `quire run`
+// are added only when `pkg-config --exists gtk4` succeeds while this manifest is read and
+// QUIRE_GTK is not 0: `swift test` builds every target of a package, and a system-library target
+// whose headers are missing does not build (docs/building.md).
+/// Runs pkg-config; its output split into flags, or nil when it fails.
+func pkgConfig(_ arguments: [String]) -> [String]? {
+    let process = Process()
+    let output = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config"] + arguments
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    do {
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+    } catch {
+        return nil
+    }
+}
+
+// GTK's include paths and libraries, when gtk4 is there. They are passed as flags rather than
+// through the system-library target's `pkgConfig:`, which would warn on every build about the
+// flags it drops (-pthread, graphene's -msse…); the include paths and libraries are all GTK needs.
+let gtkFlags: (includes: [String], libraries: [String])? = {
+    if ProcessInfo.processInfo.environment["QUIRE_GTK"] == "0" { return nil }
+    guard let includes = pkgConfig(["--cflags-only-I", "gtk4"]), let libraries = pkgConfig(["--libs-only-l", "gtk4"]) else {
+        return nil
+    }
+    return (includes, libraries.filter { $0.hasPrefix("-l") }.map { String($0.dropFirst(2)) })
+}()
+
+var products: [Product] = [
+    .library(name: "QuireCore", targets: ["QuireCore"]),
+    .library(name: "QuireHarness", targets: ["QuireHarness"]),
+    .executable(name: "quire", targets: ["quire"]),
+]
+
+var quireDependencies: [Target.Dependency] = [
+    "QuireCore", "QuireHarness",
+    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+]
+var quireSettings: [SwiftSetting] = []
+
+var targets: [Target] = [
+    .target(name: "QuireCore"),
+    .target(name: "QuireHarness", dependencies: ["QuireCore"]),
+    .testTarget(
+        name: "QuireCoreTests",
+        dependencies: [
+            "QuireCore",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ],
+        exclude: ["BadFlows"]),
+    .testTarget(
+        name: "QuireHarnessTests",
+        dependencies: ["QuireHarness", "QuireCore"],
+        exclude: ["Fixtures", "Golden"]),
+]
+
+if let gtk = gtkFlags {
+    let swiftIncludes: [SwiftSetting] = [.unsafeFlags(gtk.includes.flatMap { ["-Xcc", $0] })]
+    let links: [LinkerSetting] = gtk.libraries.map { .linkedLibrary($0) }
+    products.append(.library(name: "QuireGtk", targets: ["QuireGtk"]))
+    targets += [
+        .systemLibrary(name: "CGtk"),
+        .target(
+            name: "CGtkShim", dependencies: ["CGtk"], cSettings: [.unsafeFlags(gtk.includes)],
+            linkerSettings: links + [.linkedLibrary("X11"), .linkedLibrary("dispatch")]),
+        .target(name: "QuireGtk", dependencies: ["CGtk", "CGtkShim", "QuireCore", "QuireHarness"], swiftSettings: swiftIncludes),
+        .testTarget(
+            name: "QuireGtkTests", dependencies: ["QuireGtk", "QuireCore", "QuireHarness", "CGtk", "CGtkShim"],
+            exclude: ["EndToEnd", "Golden"],
+            swiftSettings: swiftIncludes),
+    ]
+    quireDependencies.append("QuireGtk")
+    quireSettings += swiftIncludes + [.define("QUIRE_GTK")]
+}
+
+targets.append(.executableTarget(name: "quire", dependencies: quireDependencies, swiftSettings: quireSettings))
+
 let package = Package(
     name: "Quire",
-    products: [
-        .library(name: "QuireCore", targets: ["QuireCore"]),
-        .library(name: "QuireHarness", targets: ["QuireHarness"]),
-        .executable(name: "quire", targets: ["quire"]),
-    ],
+    products: products,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
     ],
-    targets: [
-        .target(name: "QuireCore"),
-        .target(name: "QuireHarness", dependencies: ["QuireCore"]),
-        .executableTarget(
-            name: "quire",
-            dependencies: [
-                "QuireCore", "QuireHarness",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
-        .testTarget(
-            name: "QuireCoreTests",
-            dependencies: [
-                "QuireCore",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ],
-            exclude: ["BadFlows"]),
-        .testTarget(
-            name: "QuireHarnessTests",
-            dependencies: ["QuireHarness", "QuireCore"],
-            exclude: ["Fixtures", "Golden"]),
-    ],
+    targets: targets,
     swiftLanguageModes: [.v6]
 )
 

@@ -1,5 +1,34 @@
 import QuireCore
 
+/// What a script's events go through: the session itself (the headless harness), or a front that
+/// turns each event into input on its widgets (`quire run --replay`), whose session then receives
+/// what the widgets send. The runner checks the script's expectations against `session`.
+public protocol SessionDriver: AnyObject {
+    /// The session as it stands after the events so far.
+    var session: Session { get }
+    /// Delivers one event; `buffer` receives (after being cleared) everything the session emitted.
+    func send(_ event: Event, into buffer: inout [SessionNotification])
+    /// Goes on from a session restored from a snapshot (the `restart` step).
+    func replace(with session: Session)
+}
+
+/// The harness's own driver: events go straight to the session.
+public final class DirectDriver: SessionDriver {
+    public private(set) var session: Session
+
+    public init(_ session: Session) {
+        self.session = session
+    }
+
+    public func send(_ event: Event, into buffer: inout [SessionNotification]) {
+        session.send(event, into: &buffer)
+    }
+
+    public func replace(with session: Session) {
+        self.session = session
+    }
+}
+
 /// Replays one script against a fresh session, stopping at the first failing step.
 public enum Runner {
     public struct Options: Sendable {
@@ -11,6 +40,9 @@ public enum Runner {
         public var recentEvents = 5
         /// Keep the session's state after the last step run (for `--final-states`).
         public var finalState = false
+        /// With `trace`: called after each step (1-based) for a picture of the front to show with
+        /// it; returns its path relative to the trace, or nil.
+        public var stepImage: (@Sendable (Int) -> String?)? = nil
 
         public init(recordSteps: Bool = false, trace: Bool = false) {
             self.recordSteps = recordSteps
@@ -19,30 +51,35 @@ public enum Runner {
     }
 
     public static func run(_ script: SessionScript, options: Options = Options()) -> ScriptResult {
+        run(script, options: options, driver: DirectDriver(Session(flow: script.flow, locale: script.locale, viewportWidth: script.viewportWidth)))
+    }
+
+    /// Replays `script` through `driver`, whose session must start as the script's (its flow,
+    /// locale and viewport).
+    public static func run(_ script: SessionScript, options: Options = Options(), driver: SessionDriver) -> ScriptResult {
         let started = ContinuousClock.now
-        var session = Session(flow: script.flow, locale: script.locale, viewportWidth: script.viewportWidth)
         var buffer: [SessionNotification] = []
         buffer.reserveCapacity(16)
         var window: [SessionNotification] = []
         var recent: [(step: Int, notifications: [SessionNotification])] = []
         var records: [StepRecord] = []
-        var trace = options.trace ? Trace(initialState: session.state) : nil
+        var trace = options.trace ? Trace(initialState: driver.session.state) : nil
         var failure: Failure? = nil
 
         stepLoop: for (index, step) in script.steps.enumerated() {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
-            let before: JSONValue? = trace != nil ? session.state : nil
+            let before: JSONValue? = trace != nil ? driver.session.state : nil
             var lines: [String] = []
             var emitted: [SessionNotification] = []
             switch step {
             case .event(let event):
-                session.send(event, into: &buffer)
+                driver.send(event, into: &buffer)
                 window.append(contentsOf: buffer)
                 if recent.count == options.recentEvents { recent.removeFirst() }
                 recent.append((index, buffer))
                 if trace != nil { emitted = buffer }
             case .expect(let expected):
-                let mismatches = Matcher.match(expected, session: session)
+                let mismatches = Matcher.match(expected, session: driver.session)
                 lines = mismatches.flatMap(Report.describe)
             case .expectEmitted(let patterns):
                 if !containsRun(window, patterns) {
@@ -58,7 +95,9 @@ public enum Runner {
                 }
                 window.removeAll(keepingCapacity: true)
             case .restart:
+                var session = driver.session
                 lines = restart(&session, flow: script.flow)
+                driver.replace(with: session)
             }
             if let stepStarted {
                 let elapsed = ContinuousClock.now - stepStarted
@@ -68,7 +107,7 @@ public enum Runner {
                 trace!.steps.append(
                     Trace.Step(
                         index: index + 1, step: script.rawSteps[index], notifications: emitted.map(\.json),
-                        diff: StateDiff.diff(before, session.state), failure: lines))
+                        diff: StateDiff.diff(before, driver.session.state), failure: lines, image: options.stepImage?(index + 1)))
             }
             if !lines.isEmpty {
                 failure = Failure(
@@ -87,7 +126,7 @@ public enum Runner {
         return ScriptResult(
             file: script.file, name: script.name, status: failure.map(ScriptResult.Status.failed) ?? .passed,
             milliseconds: elapsed, steps: records, trace: trace, description: script.description,
-            finalState: options.finalState ? session.state : nil)
+            finalState: options.finalState ? driver.session.state : nil)
     }
 
     /// `restart`: snapshots the session, serializes the snapshot to JSON text, builds a new session

@@ -12,6 +12,9 @@ public struct Trace: Sendable {
         public var diff: [StateDiff.Entry]
         /// Why the step failed (empty when it passed).
         public var failure: [String]
+        /// A picture of the front after the step (a path relative to the trace), when the run
+        /// had one to show (`quire run --replay --trace`).
+        public var image: String? = nil
     }
 
     public var initialState: JSONValue
@@ -37,6 +40,7 @@ public struct Trace: Sendable {
                     entry.append("notifications", .array(step.notifications))
                     entry.append("diff", .array(step.diff.map(\.json)))
                     entry.append("failure", .array(step.failure.map(JSONValue.string)))
+                    if let image = step.image { entry.append("image", .string(image)) }
                     return .object(entry)
                 }))
         return .object(object)
@@ -73,6 +77,7 @@ public struct Trace: Sendable {
         pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:6px 0 0} .desc{color:#444;margin-top:2px}
         .top{float:right;font-size:13px} .totals .status{margin-right:4px} pre.first{color:#b71c1c}
         ol.index li.is-bad pre.first{color:#6a1b9a} ol.index a{font-family:monospace} h1,li,code,.file{overflow-wrap:anywhere}
+        img.shot{max-width:320px;margin-top:6px;border:1px solid #ddd;border-radius:4px}
         """
 
     /// A static page: the failure first, then every step with its notifications and state diff.
@@ -115,6 +120,9 @@ public struct Trace: Sendable {
                 out += "</table>"
             }
             if failed { out += "<pre>\(Self.escape(lines: step.failure))</pre>" }
+            if let image = step.image {
+                out += "<div><img class=\"shot\" src=\"\(Self.escape(image))\" alt=\"the window after step \(step.index)\" loading=\"lazy\"></div>"
+            }
             out += "</li>\n"
         }
         out += "</ol>\n"

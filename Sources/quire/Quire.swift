@@ -3,27 +3,32 @@ import Foundation
 import QuireCore
 import QuireHarness
 
-/// Exit codes (documented in the README): 0 success, 1 a script failed, 2 bad input or usage.
+/// Exit codes (documented in the README): 0 success, 1 a script failed, 2 bad input or usage,
+/// 3 no display (run), 4 built without GTK (run).
 enum Exit {
     static let success: Int32 = 0
     static let failed: Int32 = 1
     static let badInput: Int32 = 2
+    /// `quire run`: no display could be opened.
+    static let noDisplay: Int32 = 3
+    /// `quire run`: this build has no GTK support.
+    static let noGTK: Int32 = 4
 }
 
 @main
 struct Quire: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quire",
-        abstract: "Paged forms and input sessions: check flows, replay session scripts.",
+        abstract: "Paged forms and input sessions: check flows, replay session scripts, run walkthroughs.",
         discussion: """
             Flows (quire.flow/1) describe a paged walkthrough or form; session scripts \
             (quire.session/1) replay input against one headlessly. See docs/ for both formats.
 
             Exit codes: 0 success; 1 a session script failed; 2 bad input (a broken flow or script, \
-            a missing file) or a usage error.
+            a missing file) or a usage error; 3 (run) no display; 4 (run) built without GTK 4.
             """,
         version: "0.1.0",
-        subcommands: [Check.self, Test.self, GenerateSessions.self]
+        subcommands: [Check.self, Test.self, GenerateSessions.self, Run.self]
     )
 
     static func main() {

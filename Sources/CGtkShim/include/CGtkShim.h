@@ -1,0 +1,77 @@
+// What Swift cannot import from GTK's headers, as plain functions: the type-checked cast macros,
+// g_signal_connect (a macro over g_signal_connect_data), variadic constructors that set
+// construct-only properties, and the bridge that lets Swift's main queue run inside GLib's loop.
+#ifndef QUIRE_CGTK_SHIM_H
+#define QUIRE_CGTK_SHIM_H
+
+#include <gtk/gtk.h>
+
+// Checked casts (G_TYPE_CHECK_INSTANCE_CAST: a wrong type is a GLib critical, not silent).
+GObject *quire_object(gpointer instance);
+GtkWidget *quire_widget(gpointer instance);
+GtkWindow *quire_window(gpointer instance);
+GtkBox *quire_box(gpointer instance);
+GtkLabel *quire_label(gpointer instance);
+GtkButton *quire_button(gpointer instance);
+GtkEditable *quire_editable(gpointer instance);
+GtkEntry *quire_entry(gpointer instance);
+GtkSwitch *quire_switch(gpointer instance);
+GtkProgressBar *quire_progress_bar(gpointer instance);
+GtkDrawingArea *quire_drawing_area(gpointer instance);
+GtkOverlay *quire_overlay(gpointer instance);
+GtkRevealer *quire_revealer(gpointer instance);
+GtkStack *quire_stack(gpointer instance);
+GtkGesture *quire_gesture(gpointer instance);
+GtkGestureSingle *quire_gesture_single(gpointer instance);
+GtkGestureDrag *quire_gesture_drag(gpointer instance);
+GtkEventController *quire_event_controller(gpointer instance);
+GtkEventControllerScroll *quire_event_controller_scroll(gpointer instance);
+GtkAccessible *quire_accessible(gpointer instance);
+GtkApplication *quire_application(gpointer instance);
+GApplication *quire_g_application(gpointer instance);
+GActionMap *quire_action_map(gpointer instance);
+GSimpleAction *quire_simple_action(gpointer instance);
+GtkHeaderBar *quire_header_bar(gpointer instance);
+GtkCenterBox *quire_center_box(gpointer instance);
+GtkPopover *quire_popover(gpointer instance);
+
+gboolean quire_is_object(gpointer instance);
+gboolean quire_is_floating(gpointer instance);
+
+// g_signal_connect_data with the handler as an untyped function pointer (G_CALLBACK's cast).
+gulong quire_signal_connect(gpointer instance, const char *signal, const void *handler, gpointer data,
+                            GClosureNotify destroy, gboolean after);
+
+// Emits a signal without arguments or result (tests; g_signal_emit_by_name is variadic).
+void quire_signal_emit(gpointer instance, const char *signal);
+
+// A drawing area whose accessible role is not the default (the role is construct-only).
+GtkWidget *quire_drawing_area_new_with_role(GtkAccessibleRole role);
+
+// Accessible properties (gtk_accessible_update_property is variadic).
+void quire_accessible_set_label(gpointer widget, const char *label);
+void quire_accessible_set_description(gpointer widget, const char *description);
+void quire_accessible_set_value(gpointer widget, double min, double max, double now, const char *text);
+void quire_accessible_reset_label(gpointer widget);
+
+// GtkGestureSingle and GtkEventControllerScroll flags without the enum casting dance.
+void quire_gesture_set_touch_and_mouse(gpointer gesture);
+
+// Gives a realized toplevel the X input focus (XSetInputFocus), so it is the active window
+// where no window manager does that (Xvfb in tests); does nothing on other backends.
+void quire_focus_toplevel(gpointer window);
+
+// Swift's main queue, drained from GLib's main loop: installs (once) a source on the default main
+// context that watches libdispatch's main-queue handle and runs what is queued when it fires.
+// Returns the source id (0 when it could not be installed).
+guint quire_install_main_queue_source(void);
+// Runs what is queued on Swift's main queue now (tests iterate GLib by hand and call this too).
+void quire_drain_main_queue(void);
+
+
+
+// GtkSettings' dark-style preference (g_object_set is variadic).
+void quire_settings_set_prefer_dark(gboolean dark);
+// A boolean GtkSettings property ("gtk-cursor-blink", "gtk-enable-animations").
+void quire_settings_set_bool(const char *name, gboolean value);
+#endif

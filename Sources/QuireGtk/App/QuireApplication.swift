@@ -1,0 +1,438 @@
+import CGtk
+import CGtkShim
+import Glibc
+import QuireCore
+
+/// The walkthrough app behind `quire run`: a GtkApplication (`dev.quire.Quire`) whose window shows
+/// a flow's walkthrough; finishing it opens the main window.
+@MainActor
+public final class QuireApplication {
+    public struct Options: Sendable {
+        public var locale: String?
+        public var style: Appearance = .system
+        /// Quit once the first frame is drawn (start-up checks and measurements). The quit goes
+        /// through Swift's main queue, so it also proves that queue runs inside GLib's loop.
+        public var exitAfterFirstFrame = false
+        /// Write what the user did to this file as a session script (`--record`).
+        public var record: String?
+        /// The flow's file, for the recording to name (nil: the built-in demo, embedded).
+        public var flowPath: String?
+        /// Measure Quire's own work per animation frame and print its distribution on exit
+        /// (`QUIRE_FRAME_STATS=1`; Debian's GTK has no `GDK_DEBUG=frames`).
+        public var frameStats = false
+        /// The launch time on GLib's monotonic clock (µs), to report the time to the first frame.
+        public var measureStart: Int?
+        /// After the first frame, move forward this many pages (each once the last settled), then
+        /// quit: a paging workload for the frame statistics.
+        public var pageThrough = 0
+        public init() {}
+    }
+
+    public enum Appearance: String, Sendable, CaseIterable {
+        case system, light, dark
+    }
+
+    /// Exit codes of `run` (documented with the command).
+    public enum ExitCode {
+        public static let success: Int32 = 0
+        public static let noDisplay: Int32 = 3
+        /// The recording could not be written.
+        public static let cannotWrite: Int32 = 5
+    }
+
+    public static let applicationID = "dev.quire.Quire"
+
+    private let flow: Flow
+    private let options: Options
+    private let app: ObjectRef
+    private var window: ObjectRef?
+    private var walkthrough: WalkthroughView?
+    private var mainView: MainView?
+    private var header: Widget?
+    private var timer: FocusTimerModel?
+    private var timerButton: TimerHeaderButton?
+    private var actions: [String: ObjectRef] = [:]
+    private var frameWork: [Double] = []
+    private var firstFrameActions: [@MainActor () -> Void] = []
+    private var firstFramePainted = false
+    private var firstFrameClock: ObjectRef?
+    private var pagingTimer: GLibTimeout?
+    private var recorder: SessionRecorder?
+    private var recordError: String?
+
+    private let storage: AppStorage
+
+    private init(flow: Flow, options: Options) {
+        self.flow = flow
+        self.options = options
+        storage = AppStorage(flowID: flow.id)
+        app = ObjectRef(UnsafeMutableRawPointer(gtk_application_new(Self.applicationID, G_APPLICATION_NON_UNIQUE)!), .full)
+    }
+
+    /// Runs the app until its last window closes; returns the process exit code. Without a
+    /// display it builds nothing and returns `ExitCode.noDisplay`.
+    public static func run(flow: Flow, options: Options = Options()) -> Int32 {
+        guard Toolkit.initialize() else { return ExitCode.noDisplay }
+        MainQueueBridge.install()
+        let application = QuireApplication(flow: flow, options: options)
+        return application.run()
+    }
+
+    /// The session locale: `--locale`, else the user's (LC_ALL, LC_MESSAGES, LANG), as BCP 47.
+    public static func userLocale() -> String {
+        guard let names = g_get_language_names(), let first = names.pointee else { return "en" }
+        return bcp47(String(cString: first))
+    }
+
+    /// "ja_JP.UTF-8" → "ja-JP"; "C" and "POSIX" → "en".
+    public nonisolated static func bcp47(_ posix: String) -> String {
+        let base = posix.split(separator: ".").first.map(String.init) ?? posix
+        let bare = base.split(separator: "@").first.map(String.init) ?? base
+        if bare.isEmpty || bare == "C" || bare == "POSIX" { return "en" }
+        return bare.split(separator: "_").joined(separator: "-")
+    }
+
+    private func run() -> Int32 {
+        app.on("startup") { [weak self] in self?.startup() }
+        app.on("activate") { [weak self] in self?.activate() }
+        let status = g_application_run(quire_g_application(app.pointer), 0, nil)
+        saveRecording()
+        if options.frameStats { printError(FrameStatistics(frameWork).summary) }
+        if options.measureStart != nil, let peak = peakResidentMiB() { printLine("peak-rss-mib \((peak * 10).rounded() / 10)") }
+        if let recordError {
+            printError("quire run: cannot write the recording: \(recordError)")
+            return ExitCode.cannotWrite
+        }
+        return status
+    }
+
+    /// Writes the recording (when recording) as the walkthrough stands now.
+    private func saveRecording() {
+        guard let recorder, let session = recordedSession else { return }
+        recordError = recorder.write(endingWith: session)
+    }
+
+    /// The session being recorded: the walkthrough's, or the one that completed.
+    private var recordedSession: Session?
+
+    private func startup() {
+        Style.install()
+        switch options.style {
+        case .dark: quire_settings_set_prefer_dark(1)
+        case .light: quire_settings_set_prefer_dark(0)
+        case .system: break
+        }
+        addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.quit() }
+        addAction("walkthrough", accelerators: ["<Control>r"]) { [weak self] in self?.runWalkthroughAgain() }
+        addAction("back", accelerators: ["<Alt>Left"]) { [weak self] in self?.walkthrough?.host.send(.tap(.button(.back))) }
+        addAction("next", accelerators: ["<Alt>Right"]) { [weak self] in self?.walkthrough?.host.send(.tap(.button(.next))) }
+        addAction("skip", accelerators: ["<Alt>s"]) { [weak self] in self?.walkthrough?.host.send(.tap(.button(.skip))) }
+        addAction("finish", accelerators: ["<Control>Return"]) { [weak self] in
+            self?.walkthrough?.host.send(.tap(.button(.finish)))
+        }
+        addAction("timer-toggle", accelerators: ["<Control>t"]) { [weak self] in self?.timer?.toggle() }
+        addAction("timer-reset", accelerators: ["<Control><Shift>t"]) { [weak self] in self?.timer?.reset() }
+        updateTimerActions()
+    }
+
+    /// The timer's actions follow its state, so every button bound to them (the main view's and
+    /// the popover's) is enabled and disabled together; without a timer they are off.
+    private func updateTimerActions() {
+        let state = timer?.timer
+        setEnabled("timer-toggle", state.map { $0.isRunning || $0.canStart } ?? false)
+        setEnabled("timer-reset", state?.canReset ?? false)
+    }
+
+    private func setEnabled(_ name: String, _ enabled: Bool) {
+        guard let action = actions[name] else { return }
+        g_simple_action_set_enabled(quire_simple_action(action.pointer), enabled ? 1 : 0)
+    }
+
+    private func addAction(_ name: String, accelerators: [String], _ handler: @escaping @MainActor () -> Void) {
+        let action = ObjectRef(UnsafeMutableRawPointer(g_simple_action_new(name, nil)!), .full)
+        action.onPointer("activate") { _ in handler() }
+        g_action_map_add_action(quire_action_map(app.pointer), OpaquePointer(action.pointer))
+        actions[name] = action
+        withCStrings(accelerators) { list in
+            gtk_application_set_accels_for_action(quire_application(app.pointer), "app.\(name)", list)
+        }
+    }
+
+    private func activate() {
+        if window == nil { buildWindow() }
+        if let window { gtk_window_present(quire_window(window.pointer)) }
+    }
+
+    private func buildWindow() {
+        let window = ObjectRef(UnsafeMutableRawPointer(gtk_application_window_new(quire_application(app.pointer))!), .sink)
+        self.window = window
+        let gtkWindow = quire_window(window.pointer)
+        gtk_window_set_default_size(gtkWindow, 520, 680)
+        let header = Widget(new: gtk_header_bar_new())
+        self.header = header
+        gtk_window_set_titlebar(gtkWindow, header.widget)
+        window.on("destroy") { [weak self] in self?.windowClosed() }
+        // First launch: the walkthrough (resumed where it was left); once it was finished, the
+        // main window. A recording always starts a new walkthrough (a script starts from a flow).
+        if options.record == nil, let settings = storage.settings(), settings.outcome == Outcome.finished.rawValue,
+            case .object(let values) = settings.values
+        {
+            showMain(values)
+        } else {
+            showWalkthrough(resume: options.record == nil)
+        }
+        if options.measureStart != nil { afterFirstFrame(window) { [weak self] in self?.reportFirstFrame() } }
+        if options.exitAfterFirstFrame {
+            // Through the main queue on purpose: see `Options.exitAfterFirstFrame`.
+            afterFirstFrame(window) { [weak self] in Task { @MainActor in self?.quit() } }
+        }
+        if options.pageThrough > 0 {
+            let moves = options.pageThrough
+            afterFirstFrame(window) { [weak self] in self?.pageThrough(moves) }
+        }
+    }
+
+    private var locale: String { options.locale ?? Self.userLocale() }
+
+    /// Runs the walkthrough from its start (the `app.walkthrough` action).
+    private func runWalkthroughAgain() {
+        storage.forgetSession()
+        showWalkthrough(resume: false)
+    }
+
+    private func showWalkthrough(resume: Bool) {
+        guard let window else { return }
+        var session = Session(flow: flow, locale: locale)
+        if resume, let saved = storage.savedSession(of: flow), saved.completed == nil {
+            session = saved
+            session.locale = locale
+        }
+        let host = SessionHost(session)
+        let view = WalkthroughView(host: host)
+        host.onCompleted = { [weak self] completion in self?.completed(completion) }
+        let recorder: SessionRecorder? = options.record.map { SessionRecorder(path: $0, flowPath: options.flowPath, flow: flow) }
+        self.recorder = recorder
+        recordedSession = session
+        host.onEvent = { [weak self, weak host] event, notifications in
+            guard let self, let host else { return }
+            if let recorder {
+                recorder.record(event, in: host.session)
+                self.recordedSession = host.session
+            }
+            // Autosave after every user event and every finished page move (not every frame), once
+            // the loop is idle: the write never lands inside an animation frame.
+            let settled = notifications.contains { if case .pageDidChange = $0 { return true } else { return false } }
+            if host.session.completed == nil && (!event.isClock || settled) { self.scheduleSave() }
+        }
+        walkthrough = view
+        mainView = nil
+        setTimer(nil)
+        if options.frameStats { view.onFrameWork = { [weak self] microseconds in self?.frameWork.append(microseconds) } }
+        gtk_window_set_child(quire_window(window.pointer), view.root.widget)
+        gtk_window_set_title(quire_window(window.pointer), session.chrome.title ?? flow.id)
+    }
+
+    private func showMain(_ values: JSONObject) {
+        guard let window else { return }
+        // The timer runs for the walkthrough's duration: its first duration field's value.
+        let seconds = flow.fields.lazy.compactMap { field -> Int? in
+            guard case .duration = field.kind, case .number(let value)? = values[field.id] else { return nil }
+            return Int(value)
+        }.first ?? 0
+        let model = FocusTimerModel(duration: seconds)
+        setTimer(model)
+        let view = MainView(flow: flow, locale: locale, values: values, timer: model)
+        mainView = view
+        gtk_window_set_child(quire_window(window.pointer), view.root.widget)
+        gtk_window_set_title(quire_window(window.pointer), Session(flow: flow, locale: locale).chrome.title ?? flow.id)
+    }
+
+    /// Puts a timer in the window (its header button included), or takes it away.
+    private func setTimer(_ model: FocusTimerModel?) {
+        if let old = timerButton, let header {
+            gtk_header_bar_remove(OpaquePointer(header.widget), old.button.widget)
+        }
+        timerButton = nil
+        timer = model
+        if let model, let header {
+            let button = TimerHeaderButton(locale: locale, timer: model)
+            gtk_header_bar_pack_end(OpaquePointer(header.widget), button.button.widget)
+            timerButton = button
+            model.onChange = { [weak self] _ in self?.updateTimerActions() }
+        }
+        updateTimerActions()
+    }
+
+    private func completed(_ completion: Completion) {
+        guard let session = walkthrough?.host.session else { return }
+        recordedSession = session
+        saveRecording()
+        pendingSave = nil
+        storage.forgetSession()
+        if let problem = storage.saveSettings(completion) { printError("quire run: cannot save the settings: \(problem)") }
+        // Keep the walkthrough alive until this event has finished rendering.
+        let done = walkthrough
+        if completion.outcome == .finished {
+            showMain(completion.values)
+        } else {
+            quit()
+        }
+        walkthrough = nil
+        _ = done
+    }
+
+    private var pendingSave: MainLoop.IdleCall?
+
+    private func scheduleSave() {
+        guard pendingSave == nil else { return }
+        pendingSave = MainLoop.idle { [weak self] in
+            guard let self else { return }
+            self.pendingSave = nil
+            if let session = self.walkthrough?.host.session, session.completed == nil { self.storage.save(session) }
+        }
+    }
+
+    /// The window is going: the walkthrough in progress is saved as it stands.
+    private func windowClosed() {
+        pendingSave = nil
+        if let session = walkthrough?.host.session, session.completed == nil { storage.save(session) }
+        window = nil
+    }
+
+    private func quit() {
+        g_application_quit(quire_g_application(app.pointer))
+    }
+
+    /// Runs `body` once, after the window's first frame is painted (the frame clock's
+    /// `after-paint`, connected from the first tick, when the clock exists).
+    private func afterFirstFrame(_ window: ObjectRef, _ body: @escaping @MainActor () -> Void) {
+        firstFrameActions.append(body)
+        guard firstFrameActions.count == 1 else { return }
+        let data = Unmanaged.passUnretained(self).toOpaque()
+        gtk_widget_add_tick_callback(quire_widget(window.pointer), { widget, clock, data in
+            let data = CPointer(data)
+            let clock = CPointer(clock.map(UnsafeMutableRawPointer.init))
+            MainActor.assumeIsolated {
+                let app = Unmanaged<QuireApplication>.fromOpaque(data.raw!).takeUnretainedValue()
+                guard let clock = clock.raw else { return }
+                let frames = ObjectRef(clock, .retain)
+                frames.on("after-paint") { [weak app, weak frames] in
+                    guard let app, let frames, !app.firstFramePainted else { return }
+                    app.firstFramePainted = true
+                    frames.disconnectAll()
+                    let actions = app.firstFrameActions
+                    app.firstFrameActions.removeAll()
+                    for action in actions { action() }
+                }
+                app.firstFrameClock = frames
+            }
+            return 0
+        }, data, nil)
+    }
+
+    /// Time to the first frame, for measurements: `QUIRE_MEASURE_T0_US` is the launch time on the
+    /// monotonic clock (µs); the first painted frame prints `first-frame-ms`, the exit `peak-rss-mib`.
+    private func reportFirstFrame() {
+        guard let t0 = options.measureStart else { return }
+        let ms = Double(g_get_monotonic_time() - t0) / 1000
+        printLine("first-frame-ms \((ms * 10).rounded() / 10)")
+    }
+
+    /// `--page-through N`: N moves forward, each once the last has settled, driven by the real
+    /// frame clock (the frame statistics measure them); then quit.
+    private func pageThrough(_ moves: Int) {
+        var sent = 0
+        pagingTimer = GLibTimeout(milliseconds: 30) { [weak self] in
+            guard let self, let host = self.walkthrough?.host else { return false }
+            if host.session.pager.needsClock { return true }
+            if sent == moves {
+                self.quit()
+                return false
+            }
+            sent += 1
+            host.send(.tap(.button(.next)))
+            return true
+        }
+    }
+
+}
+
+/// A repeating GLib timeout running a Swift closure until it returns false (or the owner goes).
+@MainActor
+final class GLibTimeout {
+    typealias Tick = @MainActor () -> Bool
+    private var id: guint = 0
+
+    init(milliseconds: UInt32, _ tick: @escaping Tick) {
+        let box = Unmanaged.passRetained(SignalBox(tick)).toOpaque()
+        id = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+            let data = CPointer(data)
+            return MainActor.assumeIsolated {
+                Unmanaged<SignalBox<Tick>>.fromOpaque(data.raw!).takeUnretainedValue().handler() ? 1 : 0
+            }
+        }, box, { data in
+            Unmanaged<SignalBox<Tick>>.fromOpaque(data!).release()
+        })
+    }
+
+    deinit {
+        // The source may have ended itself; removing a finished source is an error in GLib.
+        let id = self.id
+        if id != 0, let source = g_main_context_find_source_by_id(nil, id), g_source_is_destroyed(source) == 0 {
+            g_source_destroy(source)
+        }
+    }
+}
+
+/// Writes a line to standard output at once (measurement scripts read it while the app runs).
+func printLine(_ text: String) {
+    let line = text + "\n"
+    _ = line.withCString { write(1, $0, strlen($0)) }
+}
+
+/// The process's peak resident memory (`VmHWM`), in MiB.
+func peakResidentMiB() -> Double? {
+    var contents: UnsafeMutablePointer<CChar>?
+    var length: Int = 0
+    guard g_file_get_contents("/proc/self/status", &contents, &length, nil) != 0, let contents else { return nil }
+    defer { g_free(contents) }
+    for line in String(cString: contents).split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let digits = line.filter(\.isNumber)
+        if let kb = Double(digits) { return kb / 1024 }
+    }
+    return nil
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings.
+@MainActor
+func withCStrings<T>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> T) -> T {
+    let copies = strings.map { strdup($0) }
+    defer { for copy in copies { free(copy) } }
+    var list: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
+    list.append(nil)
+    return list.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+}
+
+func printError(_ message: String) {
+    let line = message + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+}
+
+/// The distribution of per-frame work, for `QUIRE_FRAME_STATS`.
+struct FrameStatistics {
+    let samples: [Double]
+
+    init(_ samples: [Double]) { self.samples = samples.sorted() }
+
+    func percentile(_ p: Double) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        let rank = Int((p / 100 * Double(samples.count)).rounded(.up)) - 1
+        return samples[min(max(rank, 0), samples.count - 1)]
+    }
+
+    /// "frame work: 31 frames, p50 42 µs, p99 180 µs, max 180 µs"
+    var summary: String {
+        func µs(_ value: Double) -> String { "\(Int(value.rounded())) µs" }
+        return "frame work: \(samples.count) frames, p50 \(µs(percentile(50))), p99 \(µs(percentile(99))), max \(µs(samples.last ?? 0))"
+    }
+}

@@ -1,0 +1,97 @@
+import CGtk
+import CGtkShim
+import QuireCore
+import QuireHarness
+
+extension QuireApplication {
+    /// What `quire run --replay` found: the harness's result and how the events got in.
+    public struct ReplayOutcome: Sendable {
+        public var result: ScriptResult
+        public var counts: ReplayDriver.Counts
+    }
+
+    /// Replays `script` through the real widgets of a walkthrough window and quits: the harness's
+    /// runner checks the script's expectations against the window's session. Nothing is saved
+    /// (no autosave, no settings). Nil when no display could be opened.
+    /// With `traceDirectory`, the result carries the harness's trace and a picture of the window
+    /// after each step is saved beside it (`NAME-step-N.png`, named in the trace).
+    public static func replay(_ script: SessionScript, options: Options = Options(), traceDirectory: String? = nil) -> ReplayOutcome? {
+        guard Toolkit.initialize() else { return nil }
+        MainQueueBridge.install()
+        let app = ObjectRef(UnsafeMutableRawPointer(gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!), .full)
+        var outcome: ReplayOutcome?
+        var window: ObjectRef?
+        app.on("activate") {
+            let created = ObjectRef(UnsafeMutableRawPointer(gtk_application_window_new(quire_application(app.pointer))!), .sink)
+            window = created
+            let gtkWindow = quire_window(created.pointer)
+            gtk_window_set_default_size(gtkWindow, Int32(min(max(script.viewportWidth, 360), 1600)), 680)
+            gtk_window_set_titlebar(gtkWindow, gtk_header_bar_new())
+            gtk_window_set_title(gtkWindow, script.name)
+            if options.style == .dark { quire_settings_set_prefer_dark(1) }
+            let driver = ReplayDriver(
+                session: Session(flow: script.flow, locale: script.locale, viewportWidth: script.viewportWidth), window: created.pointer)
+            gtk_window_present(gtkWindow)
+            // Run once the window is up and has the keyboard focus (a field's entry takes it).
+            Toolkit.run(milliseconds: 3000) { gtk_widget_get_mapped(created.widgetPointer) != 0 }
+            quire_focus_toplevel(created.pointer)
+            Toolkit.run(milliseconds: 2000) { gtk_window_is_active(gtkWindow) != 0 }
+            var runnerOptions = Runner.Options()
+            if let traceDirectory {
+                let camera = TraceCamera(driver: driver, directory: traceDirectory, base: TraceCamera.baseName(script.file))
+                runnerOptions.trace = true
+                runnerOptions.stepImage = { index in MainActor.assumeIsolated { camera.shoot(index) } }
+            }
+            let result = Runner.run(script, options: runnerOptions, driver: driver)
+            outcome = ReplayOutcome(result: result, counts: driver.counts)
+            gtk_window_destroy(gtkWindow)
+            g_application_quit(quire_g_application(app.pointer))
+        }
+        _ = g_application_run(quire_g_application(app.pointer), 0, nil)
+        _ = window
+        return outcome
+    }
+}
+
+extension ObjectRef {
+    var widgetPointer: UnsafeMutablePointer<GtkWidget> { quire_widget(pointer) }
+}
+
+/// Pictures of the replayed window for a trace, one per step.
+@MainActor
+final class TraceCamera {
+    let driver: ReplayDriver
+    let directory: String
+    let base: String
+
+    init(driver: ReplayDriver, directory: String, base: String) {
+        self.driver = driver
+        self.directory = directory
+        self.base = base
+    }
+
+    /// The trace's file name for a script (as the harness's trace writer names its pages).
+    static func baseName(_ file: String) -> String {
+        var name = file
+        if name.hasPrefix("./") { name.removeFirst(2) }
+        if name.hasSuffix(".json") { name.removeLast(5) }
+        return String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "_" })
+    }
+
+    func shoot(_ step: Int) -> String? {
+        // A window not drawn yet has nothing to show: give GTK a few frames.
+        var picture = Screenshot.png(of: driver.root)
+        for _ in 0..<25 where picture == nil {
+            Toolkit.run(milliseconds: 20)
+            picture = Screenshot.png(of: driver.root)
+        }
+        guard let png = picture else { return nil }
+        let name = "\(base)-step-\(step).png"
+        let ok = png.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                g_file_set_contents(directory + "/" + name, $0, buffer.count, nil)
+            }
+        }
+        return ok != 0 ? name : nil
+    }
+}

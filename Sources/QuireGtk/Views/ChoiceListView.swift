@@ -1,0 +1,54 @@
+import CGtk
+import QuireCore
+
+/// The choice picker: its options as a list; clicking one makes it the draft (`select`), the
+/// session's draft is marked with a check. Up/Down move the draft (the window sends those keys).
+@MainActor
+final class ChoiceListView {
+    let root = Box(GTK_ORIENTATION_VERTICAL, spacing: 2)
+    private weak var host: SessionHost?
+    private var ids: [String] = []
+    private var rows: [(button: Button, label: Label, check: Label)] = []
+
+    init(host: SessionHost) {
+        self.host = host
+        root.addCSSClass("quire-choices")
+        root.setMargins(top: 8, bottom: 12, start: 12, end: 12)
+    }
+
+    func button(for option: String) -> Button? {
+        ids.firstIndex(of: option).map { rows[$0].button }
+    }
+
+    func update(_ options: [OptionPresentation]) {
+        if options.map(\.id) != ids {
+            for row in rows { root.remove(row.button) }
+            rows.removeAll()
+            ids = options.map(\.id)
+            for option in options {
+                let button = Button(label: "")
+                button.hasFrame = false
+                button.isFocusable = false
+                button.focusOnClick = false
+                let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+                let label = Label()
+                label.setXAlign(0)
+                label.hexpand = true
+                let check = Label("✓")
+                line.append(label)
+                line.append(check)
+                button.setChild(line)
+                let id = option.id
+                button.onClicked { [weak self] in self?.host?.send(.select(id)) }
+                root.append(button)
+                rows.append((button, label, check))
+            }
+        }
+        for (row, option) in zip(rows, options) {
+            row.label.text = option.label
+            row.check.opacity = option.selected ? 1 : 0
+            row.button.setCSSClass("quire-selected", option.selected)
+            row.button.setAccessibleLabel(option.selected ? "\(option.label), selected" : option.label)
+        }
+    }
+}

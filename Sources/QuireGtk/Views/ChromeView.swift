@@ -1,0 +1,88 @@
+import CGtk
+import QuireCore
+
+/// The chrome around the pages: Back, Skip and Next/Finish buttons with the page indicator
+/// between them, and the flow's progress bar. Buttons keep their places (a disabled one is
+/// greyed, Next and Finish share one slot), so the layout never jumps as pages change.
+@MainActor
+final class ChromeView: SessionView {
+    let bar = CenterBox()
+    let progress = ProgressBar()
+    let indicator: PageIndicatorView
+    private weak var host: SessionHost?
+    private let back = Button(label: "Back")
+    private let skip = Button(label: "Skip")
+    private let next = Button(label: "Next")
+    private let finish = Button(label: "Finish")
+    private let trailing = Stack()
+
+    init(host: SessionHost) {
+        self.host = host
+        indicator = PageIndicatorView(host: host)
+        bar.addCSSClass("quire-chrome")
+        bar.setMargins(top: 8, bottom: 12, start: 12, end: 12)
+        progress.addCSSClass("quire-progress")
+        for (button, title) in [(back, "Back"), (skip, "Skip"), (next, "Next"), (finish, "Finish")] {
+            button.setAccessibleLabel(title)
+        }
+        progress.valign = GTK_ALIGN_START
+        progress.hexpand = true
+        progress.canTarget = false
+        progress.setAccessibleLabel("Progress")
+        for (button, target) in [(back, TapTarget.Button.back), (skip, .skip), (next, .next), (finish, .finish)] {
+            // Clicking a button leaves the keyboard focus where it was (the pages' keys go on working).
+            button.focusOnClick = false
+            button.onClicked { [weak self] in self?.host?.send(.tap(.button(target))) }
+        }
+        next.addCSSClass("suggested-action")
+        finish.addCSSClass("suggested-action")
+        skip.addCSSClass("flat")
+        trailing.add(next, name: "next")
+        trailing.add(finish, name: "finish")
+        let end = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
+        end.append(skip)
+        end.append(trailing)
+        bar.setStart(back)
+        bar.setCenter(indicator.area)
+        bar.setEnd(end)
+    }
+
+    var backEnabled: Bool { back.isSensitive }
+    var nextButton: Button { next }
+
+    /// The button for a target, if the chrome shows one a user could click now.
+    func button(_ target: TapTarget.Button) -> Button? {
+        switch target {
+        case .back: return back
+        case .skip: return skip
+        case .next: return trailing.visibleName == "next" ? next : nil
+        case .finish: return trailing.visibleName == "finish" ? finish : nil
+        case .cancel: return nil
+        }
+    }
+    /// "next" or "finish": which of the two shares the trailing slot now.
+    var trailingShown: String { trailing.visibleName }
+
+    func render(_ session: Session, _ notifications: [SessionNotification]) {
+        let chrome = session.chrome
+        for presentation in chrome.buttons {
+            let button: Button
+            switch presentation.button {
+            case .back: button = back
+            case .skip: button = skip
+            case .next: button = next
+            case .finish: button = finish
+            case .cancel: continue
+            }
+            if button.label != presentation.title {
+                button.label = presentation.title
+                button.setAccessibleLabel(presentation.title)
+            }
+            button.isSensitive = presentation.enabled
+        }
+        let finishEnabled = chrome.buttons.first { $0.button == .finish }?.enabled ?? false
+        trailing.visibleName = finishEnabled ? "finish" : "next"
+        progress.fraction = chrome.progress
+        indicator.render(session, notifications)
+    }
+}

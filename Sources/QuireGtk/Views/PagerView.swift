@@ -1,0 +1,350 @@
+import CGtk
+import CGtkShim
+import QuireCore
+
+/// The pager (UIPageViewController): pages side by side, moved by the session's continuous
+/// `position`. Page `i` stands at `(i - position)` widths from the left edge (a GtkCustomLayout
+/// places them); only the current page, its neighbours and the pages an animation passes are
+/// built. Drags (GtkGestureDrag) and touchpad scrolls become `dragBegin/Update/End`, clicks on
+/// the page background `tap background`; while the session needs the clock, the widget's frame
+/// clock feeds it `tick`s (frame-time deltas in ms, from GDK's microseconds) and stops asking
+/// for frames as soon as nothing moves.
+@MainActor
+final class PagerView: SessionView {
+    let root: Container
+    private weak var host: SessionHost?
+    /// Built pages by visible index, with the slot (a position, possibly -1 or count when
+    /// wrapping) each stands at.
+    private var pages: [Int: (slot: Int, view: PageView)] = [:]
+    private var position = 0.0
+    private var shownPager: PagerPresentation?
+
+    // Drag: begun once the pointer moved past the threshold horizontally.
+    private let drag = DragGesture()
+    private let click = ClickGesture()
+    private let scroll = ScrollController(GTK_EVENT_CONTROLLER_SCROLL_HORIZONTAL)
+    private var dragging = false
+    private var dragSeen = false
+    private var velocity = VelocityTracker()
+    private var scrollOffset = 0.0
+    private var scrolling = false
+    static let dragThreshold = 8.0
+
+    // Clock.
+    private var tickID: guint = 0
+    private var lastFrameTime: Int?
+
+    /// When set, the frame clock never feeds the session: time comes from elsewhere (a replayed
+    /// script's ticks).
+    var externalClock = false
+
+    /// Frame work measured per tick (µs), for the app's own frame statistics.
+    var onFrameWork: ((Double) -> Void)?
+
+    init(host: SessionHost) {
+        self.host = host
+        root = Container()
+        root.addCSSClass("quire-pager")
+        root.hexpand = true
+        root.vexpand = true
+        root.isFocusable = true
+        root.setOverflowHidden()
+        root.setAccessibleLabel("Pages")
+        g_object_set_data(quire_object(root.pointer), PagerView.dataKey, Unmanaged.passUnretained(self).toOpaque())
+        gtk_widget_set_layout_manager(root.widget, gtk_custom_layout_new(nil, pagerMeasure, pagerAllocate))
+
+        drag.onPoint("drag-begin") { [weak self] _, _ in self?.dragBegan() }
+        drag.onPoint("drag-update") { [weak self] dx, dy in self?.dragMoved(dx: dx, dy: dy) }
+        drag.onPoint("drag-end") { [weak self] dx, dy in self?.dragEnded(dx: dx, dy: dy) }
+        drag.on("cancel") { [weak self] in self?.dragEnded(dx: nil, dy: nil) }
+        root.addController(drag)
+
+        click.onPress("released") { [weak self] _, _, _ in self?.clicked() }
+        root.addController(click)
+
+        scroll.on("scroll-begin") { [weak self] in self?.scrollBegan() }
+        scroll.onScroll { [weak self] dx, dy in self?.scrolled(dx: dx, dy: dy) ?? false }
+        scroll.on("scroll-end") { [weak self] in self?.scrollEnded() }
+        root.addController(scroll)
+    }
+
+    deinit {
+        let pointer = root.pointer
+        g_object_set_data(quire_object(pointer), PagerView.dataKey, nil)
+        if tickID != 0 { gtk_widget_remove_tick_callback(quire_widget(pointer), tickID) }
+    }
+
+    nonisolated static let dataKey = "quire-pager-view"
+
+    /// The row of a field on the page shown now (what a user can reach), if built.
+    func row(for field: String, onPage index: Int) -> FieldRowView? {
+        pages[index]?.view.row(for: field)
+    }
+
+    /// The entry of a text field on a built page.
+    func entry(for field: String) -> Entry? {
+        for (_, page) in pages { if let entry = page.view.entry(for: field) { return entry } }
+        return nil
+    }
+
+    /// Built pages, by visible index (tests: only the current page and neighbours exist).
+    var builtPages: [Int] { pages.keys.sorted() }
+
+    var isClockRunning: Bool { tickID != 0 }
+
+    // MARK: Rendering
+
+    func render(_ session: Session, _ notifications: [SessionNotification]) {
+        render(session, buildingEverything: false)
+    }
+
+    /// Builds, updates and drops pages. Only pages on screen are built or dropped at once; the
+    /// neighbours that may be needed next are built (and pages gone off screen dropped) right
+    /// after, when the main loop is idle — after the frame is drawn — so neither the first frame
+    /// nor an animation frame pays for pages nobody sees yet.
+    private func render(_ session: Session, buildingEverything: Bool) {
+        let pager = session.pager
+        position = pager.position
+        let current = session.currentIndex
+        // Slots: the current page and its neighbours, and the two pages the position lies
+        // between (an indicator jump or a wrap passes pages that are not neighbours).
+        var slots: [Int] = [current - 1, current, current + 1]
+        let below = Int(pager.position.rounded(.down))
+        slots += [below, below + 1]
+        // A move under way: its target's neighbours will be wanted when it lands.
+        if let transition = session.transition, transition.to != current {
+            let target = Int(pager.position.rounded()) + (transition.to - normalizedIndex(pager.position, pager))
+            slots += [target - 1, target, target + 1]
+        }
+        var wanted: [Int: Int] = [:]  // page index → slot
+        for slot in slots {
+            guard let index = pageIndex(atSlot: slot, pager) else { continue }
+            if let existing = wanted[index], abs(Double(existing) - pager.position) <= abs(Double(slot) - pager.position) { continue }
+            wanted[index] = slot
+        }
+        var deferred = false
+        for (index, built) in pages where wanted[index] == nil {
+            if !buildingEverything && abs(Double(built.slot) - pager.position) >= 1 {
+                deferred = true  // off screen: dropped when the loop is idle
+                continue
+            }
+            root.release(built.view.root)
+            pages[index] = nil
+        }
+        for (index, slot) in wanted {
+            if let built = pages[index] {
+                guard let page = session.presentPage(at: index) else { continue }
+                built.view.update(page)
+                pages[index] = (slot, built.view)
+            } else if !buildingEverything && abs(Double(slot) - pager.position) >= 1 {
+                deferred = true  // not on screen yet: built when the loop is idle
+            } else if let host, let page = session.presentPage(at: index) {
+                let view = PageView(page, host: host)
+                root.adopt(view.root)
+                pages[index] = (slot, view)
+            }
+        }
+        if deferred && pendingBuild == nil {
+            pendingBuild = MainLoop.idle { [weak self] in
+                guard let self else { return }
+                self.pendingBuild = nil
+                if let session = self.host?.session { self.render(session, buildingEverything: true) }
+            }
+        }
+        if pager != shownPager {
+            shownPager = pager
+            root.queueAllocate()
+        }
+        if pager.needsClock && !externalClock { startClock() }
+    }
+
+    private var pendingBuild: MainLoop.IdleCall?
+
+    /// The visible index at a (possibly wrapped) position.
+    private func normalizedIndex(_ position: Double, _ pager: PagerPresentation) -> Int {
+        let count = max(pager.count, 1)
+        return ((Int(position.rounded()) % count) + count) % count
+    }
+
+    private func pageIndex(atSlot slot: Int, _ pager: PagerPresentation) -> Int? {
+        guard pager.count > 0 else { return nil }
+        if slot >= 0 && slot < pager.count { return slot }
+        guard pager.wraps && pager.count > 1 else { return nil }
+        return ((slot % pager.count) + pager.count) % pager.count
+    }
+
+    // MARK: Layout (GtkCustomLayout callbacks)
+
+    fileprivate func measure(_ orientation: GtkOrientation, forSize: Int32) -> (Int32, Int32) {
+        var minimum: Int32 = 0
+        var natural: Int32 = 0
+        for (_, page) in pages {
+            var childMinimum: Int32 = 0
+            var childNatural: Int32 = 0
+            gtk_widget_measure(page.view.root.widget, orientation, forSize, &childMinimum, &childNatural, nil, nil)
+            minimum = max(minimum, childMinimum)
+            natural = max(natural, childNatural)
+        }
+        return (minimum, natural)
+    }
+
+    fileprivate func allocate(width: Int32, height: Int32) {
+        host?.setViewportWidth(Double(width))
+        for (_, page) in pages {
+            let x = ((Double(page.slot) - position) * Double(width)).rounded()
+            var allocation = GtkAllocation(x: Int32(x), y: 0, width: width, height: height)
+            // Pages wholly outside the viewport are not drawn.
+            gtk_widget_set_child_visible(page.view.root.widget, abs(x) < Double(width) ? 1 : 0)
+            gtk_widget_size_allocate(page.view.root.widget, &allocation, -1)
+        }
+    }
+
+    // MARK: Clock
+
+    private func startClock() {
+        guard tickID == 0 else { return }
+        lastFrameTime = gtk_widget_get_frame_clock(root.widget).map { gdk_frame_clock_get_frame_time($0) }
+        tickID = gtk_widget_add_tick_callback(root.widget, pagerTick, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    fileprivate func tick(frameTime: Int) -> Bool {
+        guard let host else { return false }
+        defer { lastFrameTime = frameTime }
+        if let last = lastFrameTime, frameTime > last {
+            let started = g_get_monotonic_time()
+            host.send(.tick(Double(frameTime - last) / 1000))
+            onFrameWork?(Double(g_get_monotonic_time() - started))
+        }
+        if host.session.pager.needsClock { return true }
+        tickID = 0
+        lastFrameTime = nil
+        return false
+    }
+
+    // MARK: Input
+
+    private func dragBegan() {
+        dragging = false
+        dragSeen = false
+        velocity.reset()
+    }
+
+    private func dragMoved(dx: Double, dy: Double) {
+        guard let host else { return }
+        if !dragging {
+            if dragSeen { return }
+            if abs(dx) >= PagerView.dragThreshold && abs(dx) > abs(dy) && host.session.pager.swipeEnabled {
+                dragSeen = true
+                drag.claim()
+                root.grabFocus()
+                beginDrag()
+            } else if abs(dy) >= PagerView.dragThreshold {
+                dragSeen = true  // a vertical drag is not the pager's
+                drag.deny()
+                return
+            } else {
+                return
+            }
+        }
+        moveDrag(dx: dx, time: Double(drag.currentEventTime))
+    }
+
+    private func dragEnded(dx: Double?, dy: Double?) {
+        guard dragging else { return }
+        var vx = 0.0
+        if let dx {
+            let now = Double(drag.currentEventTime)
+            velocity.add(time: now, offset: dx)
+            vx = velocity.velocity(at: now)
+        }
+        endDrag(vx: vx)
+    }
+
+    // The drag as the session hears it, once a gesture (or a touchpad scroll) is recognized as
+    // the pager's: begin, the offset since the start at a time (ms), the release velocity.
+
+    func beginDrag() {
+        dragging = true
+        velocity.reset()
+        host?.send(.dragBegin)
+    }
+
+    func moveDrag(dx: Double, time: Double) {
+        velocity.add(time: time, offset: dx)
+        host?.send(.dragUpdate(dx: dx))
+    }
+
+    func endDrag(vx: Double) {
+        dragging = false
+        host?.send(.dragEnd(vx: vx))
+    }
+
+    /// A click on the pages' background (not on a control).
+    func clickBackground() {
+        root.grabFocus()
+        host?.send(.tap(.background))
+    }
+
+    private func clicked() {
+        guard !dragSeen else { return }
+        clickBackground()
+    }
+
+    private func scrollBegan() {
+        guard let host, host.session.pager.swipeEnabled else { return }
+        scrolling = true
+        scrollOffset = 0
+        beginDrag()
+    }
+
+    private func scrolled(dx: Double, dy: Double) -> Bool {
+        guard let host else { return false }
+        if scroll.unitIsWheel {
+            // A mouse wheel's horizontal click: one page, as a swipe.
+            guard dx != 0 else { return false }
+            host.send(.swipePage(forward: dx > 0))
+            return true
+        }
+        guard scrolling else { return false }
+        // Touchpad deltas are in surface pixels; scrolling right reveals the next page.
+        scrollOffset -= dx
+        moveDrag(dx: scrollOffset, time: Double(scroll.currentEventTime))
+        return true
+    }
+
+    private func scrollEnded() {
+        guard scrolling else { return }
+        scrolling = false
+        endDrag(vx: velocity.velocity(at: Double(scroll.currentEventTime)))
+    }
+}
+
+private func pagerView(_ widget: UnsafeMutablePointer<GtkWidget>?) -> PagerView? {
+    guard let widget, let data = g_object_get_data(quire_object(widget), PagerView.dataKey) else { return nil }
+    return Unmanaged<PagerView>.fromOpaque(data).takeUnretainedValue()
+}
+
+private let pagerMeasure: GtkCustomMeasureFunc = { widget, orientation, forSize, minimum, natural, _, _ in
+    let widget = CPointer(UnsafeMutableRawPointer(widget))
+    let (low, high) = MainActor.assumeIsolated { () -> (Int32, Int32) in
+        pagerView(widget.raw?.assumingMemoryBound(to: GtkWidget.self))?.measure(orientation, forSize: forSize) ?? (0, 0)
+    }
+    minimum?.pointee = low
+    natural?.pointee = high
+}
+
+private let pagerAllocate: GtkCustomAllocateFunc = { widget, width, height, _ in
+    let widget = CPointer(UnsafeMutableRawPointer(widget))
+    MainActor.assumeIsolated {
+        pagerView(widget.raw?.assumingMemoryBound(to: GtkWidget.self))?.allocate(width: width, height: height)
+    }
+}
+
+private let pagerTick: GtkTickCallback = { _, clock, data in
+    let clock = CPointer(clock)
+    let data = CPointer(data)
+    return MainActor.assumeIsolated {
+        let time = gdk_frame_clock_get_frame_time(clock.raw.map(OpaquePointer.init))
+        return Unmanaged<PagerView>.fromOpaque(data.raw!).takeUnretainedValue().tick(frameTime: time) ? 1 : 0
+    }
+}

@@ -1,0 +1,176 @@
+import ArgumentParser
+import Foundation
+import QuireCore
+import QuireHarness
+
+#if QUIRE_GTK
+    import QuireGtk
+#endif
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Open a flow's walkthrough in a GTK 4 window.",
+        discussion: """
+            Without FLOW, runs the built-in demo walkthrough (data/flows/focus-onboarding.json, \
+            compiled into quire). The window follows the user's locale (LANG, LC_ALL, LC_MESSAGES) \
+            unless --locale is given. Finishing the walkthrough opens the main window (a focus \
+            timer set from the walkthrough); the next launch opens it directly. A walkthrough in \
+            progress is saved as it goes and resumes.
+
+            Keys: the arrows, Page_Up/Page_Down, Home/End, Tab, Return, Escape and BackSpace act as \
+            in a session script; Alt+Left/Alt+Right go back/next, Alt+S skips, Ctrl+Return \
+            finishes, Ctrl+R runs the walkthrough again, Ctrl+T starts or pauses the focus timer, \
+            Ctrl+Shift+T resets it, Ctrl+Q quits.
+
+            Exit codes: 0 the window was closed; 2 bad input (a broken flow, a missing file) or a \
+            usage error; 3 no display could be opened; 4 this quire was built without GTK 4; 5 the \
+            --record file could not be written.
+            """)
+
+    @Argument(help: "A flow file (quire.flow/1); the demo walkthrough when left out.")
+    var flow: String?
+
+    @Option(help: "The language of Quire's strings and the flow's texts (BCP 47, e.g. en, ja).")
+    var locale: String?
+
+    @Option(help: "Light or dark style: system, light or dark.")
+    var style: String = "system"
+
+    @Option(help: ArgumentHelp(
+        "Write what you do to FILE as a session script (quire.session/1) that quire test replays.",
+        discussion: "Written when the walkthrough completes and when the app quits; its last step expects the state the session ended in.",
+        valueName: "FILE"))
+    var record: String?
+
+    @Option(help: ArgumentHelp(
+        "Replay a session script through the window's widgets and check its expectations, as quire test does.",
+        discussion: "Prints the harness's report and exits with its codes: 0 passed, 1 failed, 2 bad input.",
+        valueName: "SCRIPT"))
+    var replay: String?
+
+    @Option(help: ArgumentHelp(
+        "With --replay: write the trace quire test --trace writes, with a picture of the window after each step, into DIR.",
+        valueName: "DIR"))
+    var trace: String?
+
+    @Flag(help: .hidden)
+    var exitAfterFirstFrame = false
+
+    @Option(help: .hidden)
+    var pageThrough = 0
+
+    func validate() throws {
+        if trace != nil && replay == nil { throw ValidationError("--trace goes with --replay") }
+        if !["system", "light", "dark"].contains(style) {
+            throw ValidationError("--style must be system, light or dark")
+        }
+    }
+
+    func run() throws {
+        if let replay {
+            try runReplay(replay)
+            return
+        }
+        let loaded: Flow
+        do {
+            if let flow {
+                loaded = try Flow.load(contentsOf: flow)
+            } else {
+                loaded = try demoFlow()
+            }
+        } catch {
+            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            throw ExitCode(Exit.badInput)
+        }
+        #if QUIRE_GTK
+            let code = MainActor.assumeIsolated { () -> Int32 in
+                var options = QuireApplication.Options()
+                options.locale = locale
+                options.style = QuireApplication.Appearance(rawValue: style) ?? .system
+                options.exitAfterFirstFrame = exitAfterFirstFrame
+                options.record = record
+                options.flowPath = flow
+                options.frameStats = (ProcessInfo.processInfo.environment["QUIRE_FRAME_STATS"] ?? "0") != "0"
+                options.measureStart = ProcessInfo.processInfo.environment["QUIRE_MEASURE_T0_US"].flatMap { Int($0) }
+                options.pageThrough = pageThrough
+                return QuireApplication.run(flow: loaded, options: options)
+            }
+            if code == QuireApplication.ExitCode.noDisplay {
+                printError(
+                    "quire run: cannot open a display (DISPLAY or WAYLAND_DISPLAY is unset or unreachable); "
+                        + "run it in a desktop session, or under Xvfb (xvfb-run quire run)")
+                throw ExitCode(Exit.noDisplay)
+            }
+            if code != 0 { throw ExitCode(code) }
+        #else
+            _ = loaded
+            printError(
+                "quire run: this quire was built without GTK 4 support (no gtk4 found by pkg-config when it was "
+                    + "built, or QUIRE_GTK=0); install libgtk-4-dev (scripts/setup) and build again")
+            throw ExitCode(Exit.noGTK)
+        #endif
+    }
+
+    private func runReplay(_ path: String) throws {
+        let script: SessionScript
+        switch ScriptLoader.load(path, flows: FlowCache(), explicitly: true) {
+        case .script(let loaded): script = loaded
+        case .bad(let diagnostics):
+            for diagnostic in diagnostics { printError(diagnostic.description) }
+            throw ExitCode(Exit.badInput)
+        case .notAScript(let format):
+            printError("\(path): not a session script (format \(format ?? "missing"))")
+            throw ExitCode(Exit.badInput)
+        }
+        #if QUIRE_GTK
+            var traces: TraceWriter?
+            if let trace {
+                do {
+                    traces = try TraceWriter(directory: trace)
+                } catch {
+                    printError("quire run: cannot create the trace folder '\(trace)': \(error.localizedDescription)")
+                    throw ExitCode(Exit.badInput)
+                }
+            }
+            let traceDirectory = trace
+            let outcome = MainActor.assumeIsolated { () -> QuireApplication.ReplayOutcome? in
+                var options = QuireApplication.Options()
+                options.style = QuireApplication.Appearance(rawValue: style) ?? .system
+                return QuireApplication.replay(script, options: options, traceDirectory: traceDirectory)
+            }
+            guard let outcome else {
+                printError("quire run: cannot open a display; run it under Xvfb (xvfb-run quire run --replay …)")
+                throw ExitCode(Exit.noDisplay)
+            }
+            let sink = FileSink.standardOutput()
+            let console = ConsoleReporter(sink: sink, live: false)
+            var summary = Summary()
+            console.begin(candidates: 1)
+            console.report(outcome.result)
+            if case .passed = outcome.result.status { summary.passed = 1 } else { summary.failed = 1 }
+            let counts = outcome.counts
+            sink.write(
+                "replayed through the widgets: \(counts.throughWidgets) events; sent directly (no widget could): \(counts.direct); clock: \(counts.clock)\n")
+            if let traces, let trace {
+                traces.write(outcome.result)
+                traces.finish(summary)
+                sink.write("trace: \(trace)/index.html\n")
+            }
+            console.finish(summary)
+            if summary.failed > 0 { throw ExitCode(Exit.failed) }
+        #else
+            _ = script
+            printError("quire run: this quire was built without GTK 4 support; install libgtk-4-dev (scripts/setup) and build again")
+            throw ExitCode(Exit.noGTK)
+        #endif
+    }
+
+    private func demoFlow() throws(DocumentError) -> Flow {
+        #if QUIRE_GTK
+            return try Flow.load(json: DemoFlow.json, file: DemoFlow.path)
+        #else
+            // Without GTK there is no window to show it in; `run` reports that after this.
+            return try Flow.load(json: #"{"format": "quire.flow/1", "id": "none", "pages": [{"id": "p"}]}"#)
+        #endif
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import QuireCore
+import Testing
+
+@testable import QuireGtk
+
+@Suite struct DemoFlowTests {
+    @Test func theEmbeddedDemoFlowIsTheFileInData() throws {
+        let file = GtkTest.packageRoot.appendingPathComponent(DemoFlow.path)
+        var text = try String(contentsOf: file, encoding: .utf8)
+        if text.hasSuffix("\n") { text.removeLast() }
+        #expect(DemoFlow.json == text, "run scripts/embed-demo-flow")
+    }
+
+    @Test func theEmbeddedDemoFlowLoads() throws {
+        let flow = try Flow.load(json: DemoFlow.json, file: DemoFlow.path)
+        #expect(flow.id == "focus-onboarding")
+    }
+}
+
+@Suite struct FrameStatisticsTests {
+    @Test func percentilesAreNearestRank() {
+        let statistics = FrameStatistics((1...100).map(Double.init).reversed())
+        #expect(statistics.percentile(50) == 50)
+        #expect(statistics.percentile(99) == 99)
+        #expect(statistics.summary == "frame work: 100 frames, p50 50 µs, p99 99 µs, max 100 µs")
+        #expect(FrameStatistics([]).summary == "frame work: 0 frames, p50 0 µs, p99 0 µs, max 0 µs")
+    }
+}
+
+@Suite struct TranslationTests {
+    @Test func posixLocalesBecomeLanguageTags() {
+        #expect(QuireApplication.bcp47("ja_JP.UTF-8") == "ja-JP")
+        #expect(QuireApplication.bcp47("en_GB.utf8@euro") == "en-GB")
+        #expect(QuireApplication.bcp47("C") == "en")
+        #expect(QuireApplication.bcp47("POSIX") == "en")
+        #expect(QuireApplication.bcp47("de") == "de")
+    }
+
+    @Test func keysAreGDKNamesAndModifiedKeysAreLeftToGTK() {
+        #expect(KeyTranslation.key(named: "Right", shift: false, control: false, alt: false) == .right)
+        #expect(KeyTranslation.key(named: "ISO_Left_Tab", shift: true, control: false, alt: false) == .shiftTab)
+        #expect(KeyTranslation.key(named: "Tab", shift: true, control: false, alt: false) == .shiftTab)
+        #expect(KeyTranslation.key(named: "KP_Enter", shift: false, control: false, alt: false) == .return)
+        #expect(KeyTranslation.key(named: "Right", shift: false, control: false, alt: true) == nil)
+        #expect(KeyTranslation.key(named: "q", shift: false, control: true, alt: false) == nil)
+        #expect(KeyTranslation.key(named: "a", shift: false, control: false, alt: false) == nil)
+    }
+}
+
+/// `quire run` as a user starts it (on the main actor: it shows windows on the test display).
+@MainActor
+@Suite(.serialized) struct RunCommandTests {
+    nonisolated static let binary = GtkTest.packageRoot.appendingPathComponent(".build/debug/quire")
+
+    /// Runs quire; returns its exit status and standard error (standard output into `stdout`).
+    func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 30) throws -> (Int32, String) {
+        var ignored = ""
+        return try run(arguments, environment: environment, timeout: timeout, stdout: &ignored)
+    }
+
+    func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 30, stdout: inout String) throws -> (Int32, String) {
+        let home = XDGHome.make()
+        defer { try? FileManager.default.removeItem(at: home) }
+        var environment = environment
+        environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = environment
+        let err = Pipe()
+        let out = Pipe()
+        process.standardError = err
+        process.standardOutput = out
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            // SIGKILL: the app inherits the test runner's signal mask, which blocks SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return (-1, "timed out")
+        }
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, stderr)
+    }
+
+    @Test func withoutADisplayItSaysSoAndExitsThree() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        let (status, stderr) = try run(["run"], environment: environment)
+        #expect(status == 3)
+        #expect(stderr.contains("cannot open a display"))
+    }
+
+    @Test func aBrokenFlowIsBadInput() throws {
+        let (status, stderr) = try run(["run", "/nonexistent/flow.json"], environment: ProcessInfo.processInfo.environment)
+        #expect(status == 2)
+        #expect(stderr.contains("/nonexistent/flow.json"))
+    }
+
+    /// The app quits after its first frame through a task on Swift's main queue: it exits only if
+    /// GLib's loop drains that queue.
+    @Test(GtkTest.enabled) func theAppDrawsItsFirstFrameAndQuitsThroughTheMainQueue() throws {
+        let (status, stderr) = try run(["run", "--exit-after-first-frame"], environment: ProcessInfo.processInfo.environment)
+        #expect(status == 0, "\(stderr)")
+        #expect(!stderr.contains("frame work"))
+    }
+
+    /// `--replay` drives the window's widgets from a script and answers as `quire test` does.
+    @Test(GtkTest.enabled) func aReplayedScriptPassesOrFailsWithTheHarnessCodes() throws {
+        let environment = ProcessInfo.processInfo.environment
+        var out = ""
+        let demo = GtkTest.packageRoot.appendingPathComponent("data/sessions/demo/walkthrough.json").path
+        var (status, stderr) = try run(["run", "--replay", demo], environment: environment, stdout: &out)
+        #expect(status == 0, "\(stderr)")
+        #expect(out.hasSuffix("1 passed, 0 failed\n"), "\(out)")
+        #expect(out.contains("replayed through the widgets: "))
+        let failing = GtkTest.packageRoot.appendingPathComponent("Tests/QuireHarnessTests/Fixtures/mixed/02-fail.json").path
+        (status, stderr) = try run(["run", "--replay", failing], environment: environment, stdout: &out)
+        #expect(status == 1, "\(stderr)")
+        #expect(out.contains("FAIL") && out.hasSuffix("0 passed, 1 failed\n"), "\(out)")
+        let bad = GtkTest.packageRoot.appendingPathComponent("Tests/QuireHarnessTests/Fixtures/mixed/03-bad-json.json").path
+        (status, stderr) = try run(["run", "--replay", bad], environment: environment, stdout: &out)
+        #expect(status == 2, "\(stderr)")
+    }
+
+    /// `--replay --trace DIR`: the harness's trace, with a picture of the window after each step.
+    @Test(GtkTest.enabled) func aReplayTraceShowsTheWindowAfterEachStep() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-trace-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let demo = GtkTest.packageRoot.appendingPathComponent("data/sessions/demo/walkthrough.json").path
+        var out = ""
+        let (status, stderr) = try run(
+            ["run", "--replay", demo, "--trace", folder.path], environment: ProcessInfo.processInfo.environment, stdout: &out)
+        #expect(status == 0, "\(stderr)")
+        #expect(out.contains("trace: \(folder.path)/index.html"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let page = try #require(files.first { $0.hasSuffix(".html") && $0 != "index.html" })
+        let html = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8)
+        let pictures = files.filter { $0.hasSuffix(".png") }
+        #expect(pictures.count > 20)
+        #expect(html.contains(#"<img class="shot" src="\#(pictures.sorted().first!)""#))
+        let png = try Data(contentsOf: folder.appendingPathComponent(pictures[0]))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test(GtkTest.enabled) func frameStatisticsArePrintedOnExitWhenAsked() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["QUIRE_FRAME_STATS"] = "1"
+        let (status, stderr) = try run(["run", "--exit-after-first-frame"], environment: environment)
+        #expect(status == 0, "\(stderr)")
+        #expect(stderr.contains("frame work: 0 frames, p50 0 µs"), "\(stderr)")
+    }
+}

@@ -1,0 +1,213 @@
+import CGtk
+import CGtkShim
+import QuireCore
+import Testing
+
+@testable import QuireGtk
+
+/// The views, in a real window on the test display, driven only through the session host and
+/// GTK's own signals.
+@MainActor
+@Suite(.serialized, GtkTest.enabled)
+struct WalkthroughViewTests {
+    func open(_ flow: Flow, locale: String = "en") -> (WalkthroughView, TestWindow) {
+        let view = WalkthroughView(host: SessionHost(Session(flow: flow, locale: locale)))
+        return (view, TestWindow(view.root))
+    }
+
+    @Test func thePagerBuildsOnlyTheCurrentPageAndItsNeighbours() throws {
+        let (view, window) = open(try GtkTest.pages(10))
+        defer { window.close() }
+        #expect(view.builtPages == [0, 1])
+        view.host.send(.tap(.indicatorPage(5)))
+        view.host.send(.settle)
+        Toolkit.iterate()
+        #expect(view.builtPages == [4, 5, 6])
+        view.host.send(.tap(.button(.skip)))
+        view.host.send(.settle)
+        Toolkit.iterate()
+        #expect(view.builtPages == [8, 9])
+    }
+
+    /// While pages move, a frame builds only what comes on screen; the next neighbour is built
+    /// once the loop is idle (frames stay cheap).
+    @Test func neighboursForLaterAreBuiltWhenTheLoopIsIdle() throws {
+        let (view, window) = open(try GtkTest.pages(10))
+        defer { window.close() }
+        #expect(view.builtPages == [0, 1])
+        view.host.send(.tap(.button(.next)))
+        view.host.send(.tick(50))
+        #expect(view.builtPages == [0, 1])  // page 2 is not on screen yet
+        Toolkit.iterate()
+        // Built while the move runs, before it lands: the landing frame builds nothing.
+        #expect(view.builtPages == [0, 1, 2])
+        view.host.send(.settle)
+        #expect(view.builtPages == [0, 1, 2])
+    }
+
+    @Test func aWrappingPagerBuildsTheNeighbourAcrossTheSeam() throws {
+        let (view, window) = open(try GtkTest.pages(4, wrap: true))
+        defer { window.close() }
+        #expect(view.builtPages == [0, 1, 3])
+    }
+
+    @Test func theFrameClockFeedsAMoveAndStopsWhenItSettles() throws {
+        let (view, window) = open(try GtkTest.pages(3))
+        defer { window.close() }
+        #expect(!view.isClockRunning)
+        view.host.send(.tap(.button(.next)))
+        #expect(view.isClockRunning)
+        window.wait { view.host.session.transition == nil }
+        #expect(view.host.session.currentIndex == 1)
+        #expect(view.host.session.pager.position == 1)
+        Toolkit.iterate()
+        #expect(!view.isClockRunning)
+    }
+
+    /// Idle means idle: once a move has settled, the window draws no frame at all.
+    @Test func aSettledWalkthroughDrawsNoFrames() throws {
+        let (view, window) = open(try GtkTest.flow("focus-onboarding.json"))
+        defer { window.close() }
+        view.host.send(.tap(.button(.next)))
+        window.wait { view.host.session.transition == nil && !view.isClockRunning }
+        Toolkit.run(milliseconds: 400)  // let the last frame and any style transition finish
+        let clock = try #require(gtk_widget_get_frame_clock(view.root.widget))
+        let frames = ObjectRef(UnsafeMutableRawPointer(clock), .retain)
+        var painted = 0
+        frames.on("paint") { painted += 1 }
+        Toolkit.run(milliseconds: 600)
+        #expect(painted == 0)
+        // A move draws frames again, and stops.
+        view.host.send(.tap(.button(.back)))
+        Toolkit.run(milliseconds: 600)
+        #expect(painted > 0)
+    }
+
+    @Test func typingInTheEntryBecomesTypeEventsAndIsNotEchoed() throws {
+        let (view, window) = open(try GtkTest.flow("focus-onboarding.json"))
+        defer { window.close() }
+        var events: [Event] = []
+        view.host.onEvent = { event, _ in if !event.isClock { events.append(event) } }
+        view.host.send(.key(.right))
+        view.host.send(.settle)
+        view.host.send(.key(.tab))
+        let entry = try #require(view.pager.entry(for: "userName"))
+        events.removeAll()
+        var position: Int32 = 0
+        gtk_editable_insert_text(quire_editable(entry.pointer), "Aki", -1, &position)
+        #expect(events == [.type("Aki")])
+        #expect(view.host.session.value(of: "userName") == .string("Aki"))
+        #expect(entry.text == "Aki")
+        #expect(entry.cursorPosition == 3)
+    }
+
+    @Test func flippingTheSwitchTapsTheToggleOnce() throws {
+        let (view, window) = open(try GtkTest.flow("focus-onboarding.json"))
+        defer { window.close() }
+        // Page 3 (focus-setup) holds the toggle; page 2 needs a name to pass the gate.
+        view.host.send(.key(.right))
+        view.host.send(.settle)
+        view.host.send(.tap(.field("userName")))
+        view.host.send(.type("Aki"))
+        view.host.send(.tap(.button(.next)))
+        view.host.send(.settle)
+        #expect(view.host.session.currentIndex == 2)
+        let toggle = try #require(findSwitch(view.pager.root.widget))
+        var events: [Event] = []
+        view.host.onEvent = { event, _ in if !event.isClock { events.append(event) } }
+        #expect(gtk_switch_get_active(quire_switch(toggle)) != 0)
+        gtk_switch_set_active(quire_switch(toggle), 0)
+        Toolkit.iterate()
+        #expect(events == [.tap(.field("reminders"))])
+        #expect(view.host.session.value(of: "reminders") == .bool(false))
+        #expect(gtk_switch_get_active(quire_switch(toggle)) == 0)
+    }
+
+    @Test func theIndicatorIsAnAccessibleSliderNamedAfterThePage() throws {
+        let (view, window) = open(try GtkTest.pages(4))
+        defer { window.close() }
+        let indicator = view.chrome.indicator.area
+        #expect(view.chrome.indicator.accessibleLabel == "Page 1 of 4")
+        #expect(indicator.accessibleRole == GTK_ACCESSIBLE_ROLE_SLIDER)
+        view.host.send(.tap(.button(.next)))
+        view.host.send(.settle)
+        #expect(view.chrome.indicator.accessibleLabel == "Page 2 of 4")
+    }
+
+    @Test func theChromeShowsTheSessionsButtons() throws {
+        let (view, window) = open(try GtkTest.pages(2))
+        defer { window.close() }
+        #expect(view.chrome.backEnabled == false)
+        #expect(view.chrome.trailingShown == "next")
+        view.host.send(.tap(.button(.next)))
+        view.host.send(.settle)
+        #expect(view.chrome.backEnabled == true)
+        #expect(view.chrome.trailingShown == "finish")
+    }
+
+    @Test func theInputPanelShowsTheOpenPicker() throws {
+        let (view, window) = open(try GtkTest.flow("focus-onboarding.json"))
+        defer { window.close() }
+        #expect(!view.input.revealer.revealed)
+        view.host.send(.tap(.indicatorPage(1)))
+        view.host.send(.settle)
+        view.host.send(.tap(.field("feedLanguage")))
+        #expect(view.input.revealer.revealed)
+        #expect(view.input.contentShown == "choices")
+        view.host.send(.tap(.accessory(.done)))
+        #expect(!view.input.revealer.revealed)
+        window.wait { !view.input.revealer.isVisible }
+        #expect(!view.input.revealer.isVisible)
+    }
+
+    @Test func arrowKeysReachTheSessionWhileThePagesHaveTheFocus() throws {
+        let (view, window) = open(try GtkTest.pages(3))
+        defer { window.close() }
+        #expect(view.pager.root.hasFocus)
+        #expect(view.press("Right"))
+        view.host.send(.settle)
+        #expect(view.host.session.currentIndex == 1)
+        // Tab on a page without fields is ignored by the session and left to GTK.
+        #expect(!view.press("Tab"))
+    }
+
+    @Test func keysOnTheWindowsOwnControlsAreGTKsAndEscapeReturnsToThePages() throws {
+        let (view, window) = open(try GtkTest.pages(3))
+        defer { window.close() }
+        view.chrome.nextButton.grabFocus()
+        #expect(view.chrome.nextButton.hasFocus)
+        #expect(!view.press("Right"))
+        #expect(view.host.session.currentIndex == 0)
+        #expect(view.press("Escape"))
+        #expect(view.pager.root.hasFocus)
+        #expect(view.press("Right"))
+        view.host.send(.settle)
+        #expect(view.host.session.currentIndex == 1)
+    }
+
+    @Test func aClosedWalkthroughLetsGoOfItsWidgets() throws {
+        var view: WalkthroughView? = WalkthroughView(host: SessionHost(Session(flow: try GtkTest.flow("focus-onboarding.json"))))
+        var window: TestWindow? = TestWindow(view!.root)
+        let pagerWatch = FinalizationWatch(view!.pager.root.pointer)
+        let rootWatch = FinalizationWatch(view!.root.pointer)
+        view!.host.send(.tap(.indicatorPage(1)))
+        view!.host.send(.settle)
+        view!.host.send(.tap(.field("feedLanguage")))
+        window!.close()
+        window = nil
+        view = nil
+        Toolkit.iterate()
+        #expect(pagerWatch.finalized)
+        #expect(rootWatch.finalized)
+    }
+
+    private func findSwitch(_ widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutableRawPointer? {
+        if Borrowed(UnsafeMutableRawPointer(widget)).typeName == "GtkSwitch" { return UnsafeMutableRawPointer(widget) }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            if let found = findSwitch(current) { return found }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+}
