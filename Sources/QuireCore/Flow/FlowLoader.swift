@@ -38,23 +38,79 @@ extension Flow {
         return loader.reader.hasProblems ? nil : flow
     }
 
-    /// Reads a file whole, with a clear error when it cannot be read or is too large.
+    /// Reads a file whole, with a clear error when it cannot be read or is too large. The file's
+    /// type is checked before it is opened, and it is opened without blocking, so a named pipe
+    /// or a device is reported as what it is and never waited on.
     public static func readDocument(_ path: String, limits: JSONLimits = .default) throws(DocumentError) -> [UInt8] {
         let unreadable = { (message: String) in
             DocumentError([Diagnostic.whole(file: path, message: message)])
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw unreadable("cannot read the file: it does not exist")
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
         }
-        if isDirectory.boolValue { throw unreadable("cannot read the file: it is a directory") }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limits.documentBytes {
-            throw unreadable("the document is \(size) bytes; the limit is \(limits.documentBytes)")
+        if let problem = FileProblem.notRegular(info.st_mode) { throw unreadable("cannot read the file: \(problem)") }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw unreadable("cannot read the file: permission denied or an I/O error")
+        defer { close(descriptor) }
+        // What was opened may not be what was looked at (the path changed in between).
+        guard fstat(descriptor, &info) == 0 else { throw unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))") }
+        if let problem = FileProblem.notRegular(info.st_mode) { throw unreadable("cannot read the file: \(problem)") }
+        let tooLarge = { (size: Int) in unreadable("the document is \(size) bytes; the limit is \(limits.documentBytes)") }
+        if Int(info.st_size) > limits.documentBytes { throw tooLarge(Int(info.st_size)) }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                // The file grew since it was measured.
+                if count > limits.documentBytes { throw tooLarge(count) }
+                bytes.append(contentsOf: repeatElement(0, count: max(4096, count)))
+            }
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Foundation.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
+            }
+            if read == 0 { break }
+            count += read
         }
-        return [UInt8](data)
+        if count > limits.documentBytes { throw tooLarge(count) }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+}
+
+/// Why a path cannot be read as a document, in words.
+enum FileProblem {
+    /// Nil for a regular file, else what it is instead.
+    static func notRegular(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "it is a directory"
+        case S_IFIFO: "it is a named pipe (FIFO), not a regular file"
+        case S_IFCHR: "it is a character device, not a regular file"
+        case S_IFBLK: "it is a block device, not a regular file"
+        case S_IFSOCK: "it is a socket, not a regular file"
+        default: "it is not a regular file"
+        }
+    }
+
+    static func describe(errno code: Int32, path: String) -> String {
+        switch code {
+        case ENOENT:
+            var info = stat()
+            return lstat(path, &info) == 0 ? "it is a symbolic link to nothing (its target does not exist)" : "it does not exist"
+        case EACCES, EPERM: return "permission denied"
+        case ELOOP: return "too many levels of symbolic links (a link loop)"
+        case ENOTDIR: return "a part of its path is not a directory"
+        case ENAMETOOLONG: return "its name is too long"
+        case EIO: return "an I/O error"
+        default: return String(cString: strerror(code))
+        }
     }
 }
 

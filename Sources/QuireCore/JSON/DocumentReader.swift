@@ -38,6 +38,10 @@ public struct DocumentReader: Sendable {
             ])
         }
         for duplicate in result.duplicateKeys {
+            guard reader.problems.count < keptProblemLimit else {
+                reader.uncountedProblems += 1
+                continue
+            }
             reader.problems.append(
                 Problem(
                     path: duplicate.path, onKey: true,
@@ -49,20 +53,47 @@ public struct DocumentReader: Sendable {
 
     public var hasProblems: Bool { !problems.isEmpty }
 
+    /// How many diagnostics a document lists; the rest are counted in a last line.
+    public static let diagnosticLimit = 100
+    /// How many problems a document keeps (the listed ones are the first in document order among
+    /// them); further problems are only counted.
+    public static let keptProblemLimit = 10_000
+    /// Problems found beyond `keptProblemLimit`.
+    public private(set) var uncountedProblems = 0
+
     /// The same problems, placed in `bytes` (the text of the value they were found in).
     func relocated(in bytes: [UInt8]) -> DocumentReader {
         var reader = DocumentReader(file: file, bytes: bytes)
         reader.problems = problems
+        reader.uncountedProblems = uncountedProblems
+        reader.hintsGiven = hintsGiven
         return reader
     }
 
     public mutating func error(_ path: JSONPath, _ message: String, onKey: Bool = false) {
+        guard problems.count < Self.keptProblemLimit else {
+            uncountedProblems += 1
+            return
+        }
         problems.append(Problem(path: path, onKey: onKey, message: message))
     }
 
-    /// Every problem as a diagnostic, in document order. One extra parse finds every position.
+    /// Every problem as a diagnostic, in document order, at most `diagnosticLimit` of them and
+    /// then `file: … and N more problems`. One extra parse finds every position.
     public func diagnostics() -> [Diagnostic] {
         guard !problems.isEmpty else { return [] }
+        var seen = Set<Diagnostic>()
+        let all = located().filter { seen.insert($0).inserted }
+        guard all.count > Self.diagnosticLimit || uncountedProblems > 0 else { return all }
+        let listed = Array(all.prefix(Self.diagnosticLimit))
+        let more = all.count - listed.count + uncountedProblems
+        return listed + [
+            Diagnostic.whole(
+                file: file, message: "… and \(more) more problem\(more == 1 ? "" : "s") (a file lists its first \(Self.diagnosticLimit))")
+        ]
+    }
+
+    private func located() -> [Diagnostic] {
         let locations = JSONParser.locate(bytes, paths: problems.map(\.path))
         let offsets = problems.map { problem in
             problem.offset ?? (problem.onKey ? locations.keyOffset(problem.path) : locations.valueOffset(problem.path))
@@ -75,8 +106,7 @@ public struct DocumentReader: Sendable {
                 (offset, order, Diagnostic(file: file, position: positions[offset]!, path: problem.path, message: problem.message)))
         }
         located.sort { ($0.offset, $0.order) < ($1.offset, $1.order) }
-        var seen = Set<Diagnostic>()
-        return located.map(\.diagnostic).filter { seen.insert($0).inserted }
+        return located.map(\.diagnostic)
     }
 
     /// Throws every problem found so far, if any.
@@ -159,36 +189,92 @@ public struct DocumentReader: Sendable {
         return integer
     }
 
+    /// How many hints against a long list (a flow's field ids) one document gets: each costs a
+    /// comparison with every entry of the list.
+    public static let hintLimit = 20
+    public private(set) var hintsGiven = 0
+
+    /// `closest(to:in:)` for the first `hintLimit` calls on this document, nil after that, so a
+    /// document with thousands of unknown names costs time linear in its size.
+    public mutating func hint(for word: String, in candidates: @autoclosure () -> [String]) -> String? {
+        hintsGiven += 1
+        guard hintsGiven <= Self.hintLimit else { return nil }
+        return Self.closest(to: word, in: candidates())
+    }
+
+    /// Words longer than this (in UTF-8 bytes) get no hint and are never compared: a typo is a
+    /// near miss of a name, and names are short.
+    public static let hintWordBytes = 128
+
     /// The closest candidate, for "did you mean" hints: within one edit for short words, two for
-    /// longer ones (a swap of neighbours counts as one edit).
+    /// longer ones (a swap of neighbours counts as one edit). Costs O(candidates × length), with
+    /// the length capped at `hintWordBytes`.
     public static func closest(to word: String, in candidates: [String]) -> String? {
-        let limit = word.count <= 4 ? 1 : 2
+        guard word.utf8.count <= hintWordBytes else { return nil }
+        let wordBytes = Array(word.lowercased().utf8)
+        let wordCount = word.count
+        let limit = wordCount <= 4 ? 1 : 2
+        var rows = EditRows()
         var best: (String, Int)? = nil
         for candidate in candidates {
-            let distance = editDistance(Array(word.lowercased().utf8), Array(candidate.lowercased().utf8))
-            if distance <= limit, distance < max(word.count, candidate.count), best == nil || distance < best!.1 {
+            guard candidate.utf8.count <= hintWordBytes, abs(candidate.utf8.count - word.utf8.count) <= 2 * limit + 8 else {
+                continue
+            }
+            let distance = editDistance(wordBytes, Array(candidate.lowercased().utf8), limit: limit, rows: &rows)
+            if distance <= limit, distance < max(wordCount, candidate.count), best == nil || distance < best!.1 {
                 best = (candidate, distance)
             }
         }
         return best?.0
     }
 
-    /// Optimal string alignment distance: insertions, deletions, substitutions and swaps.
-    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { table[i][0] = i }
-        for j in 0...b.count { table[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
-                }
-            }
+    /// Scratch rows for `editDistance`, reused across candidates.
+    struct EditRows {
+        var twoBack: [Int] = []
+        var previous: [Int] = []
+        var current: [Int] = []
+    }
+
+    /// Optimal string alignment distance (insertions, deletions, substitutions and swaps of
+    /// neighbours), exact up to `limit` and `limit + 1` for anything further. Only the diagonal
+    /// band of width `2 × limit + 1` is computed, so the cost is O(length × limit).
+    static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+        var rows = EditRows()
+        return editDistance(a, b, limit: limit, rows: &rows)
+    }
+
+    static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int, rows: inout EditRows) -> Int {
+        let n = a.count
+        let m = b.count
+        let far = limit + 1
+        if abs(n - m) > limit { return far }
+        if n == 0 || m == 0 { return max(n, m) }
+        for keyPath in [\EditRows.twoBack, \EditRows.previous, \EditRows.current] {
+            rows[keyPath: keyPath].removeAll(keepingCapacity: true)
+            rows[keyPath: keyPath].append(contentsOf: repeatElement(far, count: m + 1))
         }
-        return table[a.count][b.count]
+        for j in 0...min(m, limit) { rows.previous[j] = j }
+        for i in 1...n {
+            let low = max(1, i - limit)
+            let high = min(m, i + limit)
+            // The cells just outside the band read as "too far" (or as the first column).
+            rows.current[low - 1] = low == 1 ? (i <= limit ? i : far) : far
+            if high < m { rows.current[high + 1] = far }
+            var rowBest = far
+            for j in low...high {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var value = min(rows.previous[j] + 1, rows.current[j - 1] + 1, rows.previous[j - 1] + cost)
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    value = min(value, rows.twoBack[j - 2] + 1)
+                }
+                value = min(value, far)
+                rows.current[j] = value
+                rowBest = min(rowBest, value)
+            }
+            if rowBest >= far { return far }
+            swap(&rows.twoBack, &rows.previous)
+            swap(&rows.previous, &rows.current)
+        }
+        return min(rows.previous[m], far)
     }
 }

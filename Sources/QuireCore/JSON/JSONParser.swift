@@ -104,6 +104,23 @@ public struct JSONParser {
         return locations
     }
 
+    /// The encoding of a document that is not UTF-8 but UTF-16 or UTF-32, told by its byte order
+    /// mark or, without one, by the NUL bytes around its first ASCII character (RFC 4627 §3).
+    public static func otherEncoding(_ bytes: [UInt8]) -> String? {
+        func at(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        switch (at(0), at(1), at(2), at(3)) {
+        case (0x00, 0x00, 0xFE, 0xFF): return "UTF-32 (big-endian, with a byte order mark)"
+        case (0xFF, 0xFE, 0x00, 0x00): return "UTF-32 (little-endian, with a byte order mark)"
+        case (0xFE, 0xFF, _, _): return "UTF-16 (big-endian, with a byte order mark)"
+        case (0xFF, 0xFE, _, _): return "UTF-16 (little-endian, with a byte order mark)"
+        case (0x00, 0x00, 0x00, let c?) where c != 0: return "UTF-32 (big-endian)"
+        case (let c?, 0x00, 0x00, 0x00) where c != 0: return "UTF-32 (little-endian)"
+        case (0x00, let c?, _, _) where c != 0 && c < 0x80: return "UTF-16 (big-endian)"
+        case (let c?, 0x00, _, _) where c != 0 && c < 0x80: return "UTF-16 (little-endian)"
+        default: return nil
+        }
+    }
+
     /// Wanted paths as a trie of path components; node 0 is the root.
     struct Trie {
         var children: [[JSONPath.Component: Int]] = [[:]]
@@ -161,6 +178,9 @@ public struct JSONParser {
         }
 
         mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+            if let encoding = JSONParser.otherEncoding(bytes) {
+                throw fail("the file is \(encoding); Quire reads UTF-8 only (save it as UTF-8)", at: 0)
+            }
             // A UTF-8 byte order mark is tolerated, as most editors may write one.
             if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
             skipWhitespace()
@@ -513,6 +533,14 @@ public struct JSONParser {
             let text = String(decoding: bytes[start..<at], as: UTF8.self)
             guard let value = Double(text), value.isFinite else {
                 throw fail("the number \(text) is out of range", at: start)
+            }
+            // An integer written out whole is meant exactly; beyond 2^53 a Double would round it
+            // (9007199254740993 reads as ...992), so compare the digits, not the value.
+            let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+            if integer && (digits.count > 16 || (digits.count == 16 && digits > "9007199254740992")) {
+                throw fail(
+                    "the integer \(text) is too large: integers are exact only up to 2^53 (9007199254740992) and this one would be rounded",
+                    at: start)
             }
             return value
         }
