@@ -64,6 +64,41 @@ public enum Matcher {
         }
         return mismatches
     }
+
+    /// The exhaustive match of `expectExactly`: the value must be whole. Objects must have the
+    /// same keys at every depth (an extra key is a mismatch of its own, expected "(no such
+    /// key)"), arrays the same length and matching elements, scalars equal (numbers within
+    /// `tolerance`).
+    public static func matchExactly(expected: JSONValue, actual: JSONValue?, at path: JSONPath, into mismatches: inout [Mismatch]) {
+        guard let actual else {
+            mismatches.append(Mismatch(path: path, expected: expected, actual: nil))
+            return
+        }
+        switch (expected, actual) {
+        case (.object(let want), .object(let have)):
+            for (key, value) in want {
+                matchExactly(expected: value, actual: have[key], at: path + key, into: &mismatches)
+            }
+            for (key, value) in have where want[key] == nil {
+                mismatches.append(Mismatch(path: path + key, expected: nil, actual: value))
+            }
+        case (.array(let want), .array(let have)) where want.count == have.count:
+            for (index, (wanted, had)) in zip(want, have).enumerated() {
+                matchExactly(expected: wanted, actual: had, at: path + index, into: &mismatches)
+            }
+        default:
+            if !equal(expected, actual) { mismatches.append(Mismatch(path: path, expected: expected, actual: actual)) }
+        }
+    }
+
+    /// Matches an `expectExactly` object against a session: each key it names, whole.
+    public static func matchExactly(_ expected: JSONObject, session: Session) -> [Mismatch] {
+        var mismatches: [Mismatch] = []
+        for (key, value) in expected {
+            matchExactly(expected: value, actual: session.stateValue(key), at: .root + key, into: &mismatches)
+        }
+        return mismatches
+    }
 }
 
 /// Checks an `expect` object against what the state can hold, so a typo is a broken script
@@ -94,7 +129,7 @@ enum ExpectationCheck {
                 for (field, entry) in object {
                     guard flow.fieldIndex(of: field) != nil else {
                         var message = "the flow has no field '\(field)'"
-                        if let near = DocumentReader.closest(to: field, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
+                        if let near = reader.hint(for: field, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
                         reader.error(path + key + field, message, onKey: true)
                         continue
                     }

@@ -43,6 +43,9 @@ public enum Runner {
         /// With `trace`: called after each step (1-based) for a picture of the front to show with
         /// it; returns its path relative to the trace, or nil.
         public var stepImage: (@Sendable (Int) -> String?)? = nil
+        /// How many notifications of each recent event a failure report names.
+        public var recentNotifications = 20
+        public var limits = ScriptLimits.default
 
         public init(recordSteps: Bool = false, trace: Bool = false) {
             self.recordSteps = recordSteps
@@ -58,42 +61,61 @@ public enum Runner {
     /// locale and viewport).
     public static func run(_ script: SessionScript, options: Options = Options(), driver: SessionDriver) -> ScriptResult {
         let started = ContinuousClock.now
+        let limits = options.limits
         var buffer: [SessionNotification] = []
         buffer.reserveCapacity(16)
-        var window: [SessionNotification] = []
-        var recent: [(step: Int, notifications: [SessionNotification])] = []
+        // The script is known in advance: each event's notifications are kept only for the next
+        // expectEmitted that will read them, and only as much of them as it asks about.
+        let (firstCheck, nextCheck) = checks(script.steps)
+        var window = NotificationWindow(limits: limits)
+        window.reset(for: firstCheck.flatMap { expectation(script.steps[$0]) })
+        var emittedInAll = 0
+        var recent: [(step: Int, codes: [UInt8])] = []
         var records: [StepRecord] = []
         var trace = options.trace ? Trace(initialState: driver.session.state) : nil
+        var traceBudget = (notifications: limits.traceNotifications, changes: limits.traceChanges)
         var failure: Failure? = nil
+        var overLimit: Diagnostic? = nil
 
         stepLoop: for (index, step) in script.steps.enumerated() {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
             let before: JSONValue? = trace != nil ? driver.session.state : nil
             var lines: [String] = []
-            var emitted: [SessionNotification] = []
+            var emitted: ArraySlice<SessionNotification> = []
+            var omittedNotifications = 0
             switch step {
             case .event(let event):
                 driver.send(event, into: &buffer)
-                window.append(contentsOf: buffer)
+                emittedInAll += buffer.count
+                if nextCheck[index] != nil {
+                    for notification in buffer { window.append(notification) }
+                }
                 if recent.count == options.recentEvents { recent.removeFirst() }
-                recent.append((index, buffer))
-                if trace != nil { emitted = buffer }
+                recent.append((index, buffer.map { NotificationCode.of($0.name) }))
+                if trace != nil {
+                    let kept = min(buffer.count, limits.traceNotificationsPerStep, traceBudget.notifications)
+                    emitted = buffer.prefix(kept)
+                    omittedNotifications = buffer.count - kept
+                    traceBudget.notifications -= kept
+                }
+                if emittedInAll > limits.notifications {
+                    overLimit = script.diagnostic(
+                        ofStep: index,
+                        "over a limit: the script's events have emitted \(emittedInAll) notifications; a script may emit at most \(limits.notifications)")
+                } else if window.count > limits.window {
+                    overLimit = script.diagnostic(
+                        ofStep: index,
+                        "over a limit: \(window.count) notifications are waiting for the next expectEmitted; at most \(limits.window) are kept (check them sooner)")
+                }
             case .expect(let expected):
                 let mismatches = Matcher.match(expected, session: driver.session)
                 lines = mismatches.flatMap(Report.describe)
-            case .expectEmitted(let patterns):
-                if !containsRun(window, patterns) {
-                    // Names suffice unless payloads were asked about.
-                    let detailed = patterns.contains { $0.payload != nil }
-                    let emitted = window.map { detailed ? JSONWriter.string($0.json) : $0.name }
-                    let list = window.isEmpty ? "nothing" : "[" + emitted.joined(separator: ", ") + "]"
-                    lines = [
-                        patterns.isEmpty
-                            ? "expected no notifications since the previous expectEmitted; got \(list)"
-                            : "expected [\(patterns.map(\.description).joined(separator: ", "))] as a contiguous run among the notifications since the previous expectEmitted; got \(list)"
-                    ]
-                }
-                window.removeAll(keepingCapacity: true)
+            case .expectExactly(let expected):
+                let mismatches = Matcher.matchExactly(expected, session: driver.session)
+                lines = mismatches.flatMap(Report.describe)
+            case .expectEmitted, .expectEmittedExactly:
+                if let reason = window.check() { lines = [reason] }
+                window.reset(for: nextCheck[index].flatMap { expectation(script.steps[$0]) })
             case .restart:
                 var session = driver.session
                 lines = restart(&session, flow: script.flow)
@@ -104,29 +126,67 @@ public enum Runner {
                 records.append(StepRecord(index: index + 1, json: JSONWriter.string(script.rawSteps[index]), milliseconds: elapsed.milliseconds))
             }
             if trace != nil, let before {
-                trace!.steps.append(
-                    Trace.Step(
-                        index: index + 1, step: script.rawSteps[index], notifications: emitted.map(\.json),
-                        diff: StateDiff.diff(before, driver.session.state), failure: lines, image: options.stepImage?(index + 1)))
+                var diff = StateDiff.diff(before, driver.session.state)
+                let omittedChanges = max(0, diff.count - traceBudget.changes)
+                diff.removeLast(omittedChanges)
+                traceBudget.changes -= diff.count
+                var entry = Trace.Step(
+                    index: index + 1, step: script.rawSteps[index], notifications: emitted.map { limits.shown($0.json) },
+                    diff: diff.map { change in
+                        var shown = change
+                        shown.before = change.before.map(limits.shown)
+                        shown.after = change.after.map(limits.shown)
+                        return shown
+                    }, failure: lines, image: options.stepImage?(index + 1))
+                entry.omittedNotifications = omittedNotifications
+                entry.omittedChanges = omittedChanges
+                trace!.steps.append(entry)
             }
+            if overLimit != nil { break stepLoop }
             if !lines.isEmpty {
                 failure = Failure(
                     step: index + 1, location: script.location(ofStep: index), stepJSON: JSONWriter.string(script.rawSteps[index]),
                     lines: lines,
                     recent: recent.map { entry in
-                        RecentEvent(
+                        let shown = entry.codes.prefix(options.recentNotifications).map(NotificationCode.name)
+                        let more = entry.codes.count - shown.count
+                        return RecentEvent(
                             step: entry.step + 1, json: JSONWriter.string(script.rawSteps[entry.step]),
-                            notifications: entry.notifications.map(\.name))
+                            notifications: shown + (more > 0 ? ["… \(more) more"] : []))
                     })
                 break stepLoop
             }
         }
         let elapsed = (ContinuousClock.now - started).milliseconds
         trace?.failingStep = failure?.step
+        let status: ScriptResult.Status =
+            if let overLimit { .bad([overLimit]) } else { failure.map(ScriptResult.Status.failed) ?? .passed }
         return ScriptResult(
-            file: script.file, name: script.name, status: failure.map(ScriptResult.Status.failed) ?? .passed,
-            milliseconds: elapsed, steps: records, trace: trace, description: script.description,
-            finalState: options.finalState ? driver.session.state : nil)
+            file: script.file, name: script.name, status: status, milliseconds: elapsed, steps: records, trace: trace,
+            description: script.description, finalState: options.finalState ? driver.session.state : nil)
+    }
+
+    /// The index of the first expectEmitted(Exactly), and for each step the index of the first
+    /// one after it.
+    static func checks(_ steps: [SessionScript.Step]) -> (first: Int?, after: [Int?]) {
+        var next: Int? = nil
+        var result = [Int?](repeating: nil, count: steps.count)
+        for index in steps.indices.reversed() {
+            result[index] = next
+            switch steps[index] {
+            case .expectEmitted, .expectEmittedExactly: next = index
+            default: break
+            }
+        }
+        return (next, result)
+    }
+
+    static func expectation(_ step: SessionScript.Step) -> EmittedExpectation? {
+        switch step {
+        case .expectEmitted(let patterns): EmittedExpectation(patterns, exactly: false)
+        case .expectEmittedExactly(let patterns): EmittedExpectation(patterns, exactly: true)
+        default: nil
+        }
     }
 
     /// `restart`: snapshots the session, serializes the snapshot to JSON text, builds a new session
@@ -164,19 +224,14 @@ public enum Runner {
         try Session(restoring: snapshot, flow: flow, file: "<snapshot>")
     }
 
-    /// Whether `patterns` match a contiguous run of `window` (an empty list: the window is empty).
-    static func containsRun(_ window: [SessionNotification], _ patterns: [EmittedPattern]) -> Bool {
-        if patterns.isEmpty { return window.isEmpty }
-        guard patterns.count <= window.count else { return false }
-        for start in 0...(window.count - patterns.count) {
-            var matches = true
-            for offset in patterns.indices where !patterns[offset].matches(window[start + offset]) {
-                matches = false
-                break
-            }
-            if matches { return true }
-        }
-        return false
+    /// Whether `patterns` match a contiguous run of `notifications` (an empty list: there are
+    /// none), as `expectEmitted` judges.
+    static func containsRun(_ notifications: [SessionNotification], _ patterns: [EmittedPattern]) -> Bool {
+        let expectation = EmittedExpectation(patterns, exactly: false)
+        var window = NotificationWindow(limits: .default)
+        window.reset(for: expectation)
+        for notification in notifications { window.append(notification) }
+        return window.containsRun(expectation)
     }
 }
 

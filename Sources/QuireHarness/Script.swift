@@ -8,8 +8,14 @@ public struct SessionScript: Sendable {
 
     public enum Step: Sendable {
         case event(Event)
+        /// A partial match of the state (CONTRACT §5).
         case expect(JSONObject)
+        /// Each key named matches whole: no extra keys at any depth (our extension).
+        case expectExactly(JSONObject)
+        /// A contiguous run among the notifications since the previous check (CONTRACT §5).
         case expectEmitted([EmittedPattern])
+        /// Exactly these notifications since the previous check, in order (our extension).
+        case expectEmittedExactly([EmittedPattern])
         case restart
     }
 
@@ -28,9 +34,18 @@ public struct SessionScript: Sendable {
 
     /// `file:line:column` of step `index` (0-based).
     public func location(ofStep index: Int) -> String {
+        "\(file):\(position(ofStep: index))"
+    }
+
+    func position(ofStep index: Int) -> SourcePosition {
         let path = JSONPath.root + "steps" + index
         let locations = JSONParser.locate(source, paths: [path])
-        return "\(file):\(SourcePosition(offset: locations.valueOffset(path), in: source))"
+        return SourcePosition(offset: locations.valueOffset(path), in: source)
+    }
+
+    /// A problem found while running step `index` (a limit), located like a loader's.
+    func diagnostic(ofStep index: Int, _ message: String) -> Diagnostic {
+        Diagnostic(file: file, position: position(ofStep: index), path: .root + "steps" + index, message: message)
     }
 }
 
@@ -64,18 +79,18 @@ public enum ScriptLoad: Sendable {
 
 public enum ScriptLoader {
     static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "steps"]
-    static let stepKeys = Event.names + ["expect", "expectEmitted", "restart"]
+    static let stepKeys = Event.names + ["expect", "expectExactly", "expectEmitted", "expectEmittedExactly", "restart"]
 
     /// Reads and validates a script file; a broken script is bad input, never a failure. A file
     /// named `explicitly` must be a script: another format is bad input too.
-    public static func load(_ path: String, flows: FlowCache, explicitly: Bool = false) -> ScriptLoad {
+    public static func load(_ path: String, flows: FlowCache, explicitly: Bool = false, limits: ScriptLimits = .default) -> ScriptLoad {
         let bytes: [UInt8]
         do {
             bytes = try Flow.readDocument(path)
         } catch {
             return .bad(error.diagnostics)
         }
-        let loaded = load(bytes: bytes, file: path, flows: flows)
+        let loaded = load(bytes: bytes, file: path, flows: flows, limits: limits)
         if explicitly, case .notAScript(let format) = loaded {
             var reader = DocumentReader(file: path, bytes: bytes)
             if let format {
@@ -89,7 +104,7 @@ public enum ScriptLoader {
         return loaded
     }
 
-    public static func load(bytes: [UInt8], file: String, flows: FlowCache) -> ScriptLoad {
+    public static func load(bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits = .default) -> ScriptLoad {
         let value: JSONValue
         var reader: DocumentReader
         do {
@@ -157,7 +172,10 @@ public enum ScriptLoader {
 
         var steps: [SessionScript.Step] = []
         var rawSteps: [JSONValue] = []
-        if let list = object["steps"].flatMap({ reader.array($0, at: .root + "steps", what: "steps") }) {
+        let list = object["steps"].flatMap { reader.array($0, at: .root + "steps", what: "steps") }
+        if let list, list.count > limits.steps {
+            reader.error(.root + "steps", "over a limit: the script has \(list.count) steps; a script has at most \(limits.steps) (split it)")
+        } else if let list {
             steps.reserveCapacity(list.count)
             rawSteps = list
             for (index, raw) in list.enumerated() {
@@ -183,17 +201,19 @@ public enum ScriptLoader {
             return nil
         }
         switch key {
-        case "expect":
-            guard let expected = reader.object(value, at: path + key, what: "'expect'") else { return nil }
+        case "expect", "expectExactly":
+            guard let expected = reader.object(value, at: path + key, what: "'\(key)'") else { return nil }
             ExpectationCheck.validate(expected, at: path + key, flow: flow, reader: &reader)
-            return .expect(expected)
-        case "expectEmitted":
-            guard let list = reader.array(value, at: path + key, what: "'expectEmitted'") else { return nil }
+            return key == "expect" ? .expect(expected) : .expectExactly(expected)
+        case "expectEmitted", "expectEmittedExactly":
+            guard let list = reader.array(value, at: path + key, what: "'\(key)'") else { return nil }
             var patterns: [EmittedPattern] = []
+            patterns.reserveCapacity(list.count)
+            let listPath = path + key
             for (at, entry) in list.enumerated() {
-                if let pattern = EmittedPattern.parse(entry, at: path + key + at, reader: &reader) { patterns.append(pattern) }
+                if let pattern = EmittedPattern.parse(entry, at: listPath + at, reader: &reader) { patterns.append(pattern) }
             }
-            return .expectEmitted(patterns)
+            return key == "expectEmitted" ? .expectEmitted(patterns) : .expectEmittedExactly(patterns)
         case "restart":
             guard value == .bool(true) else {
                 reader.error(path + key, "'restart' takes true")
@@ -204,7 +224,7 @@ public enum ScriptLoader {
             switch Event.parse(key: key, value: value) {
             case .failure(let error):
                 if !Event.names.contains(key) {
-                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectEmitted or restart"
+                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly or restart"
                     if let near = DocumentReader.closest(to: key, in: stepKeys) { message = "unknown step '\(key)'; did you mean '\(near)'?" }
                     reader.error(path + key, message, onKey: true)
                 } else {
@@ -223,7 +243,7 @@ public enum ScriptLoader {
         switch event {
         case .tap(.field(let id)) where flow.fieldIndex(of: id) == nil:
             var message = "the flow has no field '\(id)'"
-            if let near = DocumentReader.closest(to: id, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
+            if let near = reader.hint(for: id, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
             reader.error(path, message)
         case .select(let option):
             let known = flow.fields.contains { field in

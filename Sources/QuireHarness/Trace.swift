@@ -15,6 +15,9 @@ public struct Trace: Sendable {
         /// A picture of the front after the step (a path relative to the trace), when the run
         /// had one to show (`quire run --replay --trace`).
         public var image: String? = nil
+        /// Notifications and state changes left out of the trace (its limits, ScriptLimits).
+        public var omittedNotifications = 0
+        public var omittedChanges = 0
     }
 
     public var initialState: JSONValue
@@ -41,6 +44,8 @@ public struct Trace: Sendable {
                     entry.append("diff", .array(step.diff.map(\.json)))
                     entry.append("failure", .array(step.failure.map(JSONValue.string)))
                     if let image = step.image { entry.append("image", .string(image)) }
+                    if step.omittedNotifications > 0 { entry.append("omittedNotifications", .number(Double(step.omittedNotifications))) }
+                    if step.omittedChanges > 0 { entry.append("omittedChanges", .number(Double(step.omittedChanges))) }
                     return .object(entry)
                 }))
         return .object(object)
@@ -108,6 +113,12 @@ public struct Trace: Sendable {
                 out += "<div class=\"notes\">→ "
                 out += step.notifications.map { Self.escape(JSONWriter.string($0)) }.joined(separator: "<br>→ ")
                 out += "</div>"
+            }
+            if step.omittedNotifications > 0 {
+                out += "<div class=\"notes\">… and \(step.omittedNotifications) more notifications (not kept: the trace's limit)</div>"
+            }
+            if step.omittedChanges > 0 {
+                out += "<div class=\"notes\">… and \(step.omittedChanges) more state changes (not kept: the trace's limit)</div>"
             }
             if !step.diff.isEmpty {
                 out += "<table><colgroup><col style=\"width:34%\"><col style=\"width:33%\"><col style=\"width:33%\"></colgroup>"
