@@ -20,7 +20,7 @@ public struct ScriptLimits: Sendable, Hashable {
     public var traceChanges = 100_000
     /// Strings in traces and in the notifications a failure lists are cut to this many
     /// characters, with the number of bytes left out.
-    public var shownCharacters = 1_000
+    public var shownCharacters = 200
     /// A failure lists at most this many notifications: the first half and the last half.
     public var listedNotifications = 100
 

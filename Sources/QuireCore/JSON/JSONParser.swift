@@ -106,7 +106,7 @@ public struct JSONParser {
 
     /// The encoding of a document that is not UTF-8 but UTF-16 or UTF-32, told by its byte order
     /// mark or, without one, by the NUL bytes around its first ASCII character (RFC 4627 §3).
-    public static func otherEncoding(_ bytes: [UInt8]) -> String? {
+    static func otherEncoding(_ bytes: [UInt8]) -> String? {
         func at(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
         switch (at(0), at(1), at(2), at(3)) {
         case (0x00, 0x00, 0xFE, 0xFF): return "UTF-32 (big-endian, with a byte order mark)"
