@@ -4,10 +4,11 @@
  *   quire-replay [--notifications] SCRIPT...
  *
  * A script's events are sent in order and `restart` snapshots the session and restores it, as
- * `quire test` does; `expect` and `expectEmitted` are not checked here (compare the states with
- * `quire test --final-states`). With --notifications, each notification is printed to standard
- * error as it is emitted. Exit codes: 0 every script replayed; 2 a script, flow or event was
- * rejected (its line is `null`, the error goes to standard error, and the others still run).
+ * `quire test` does; expectations (`expect`, `expectEmitted` and their `…Exactly` forms) are not
+ * checked here (compare the states with `quire test --final-states`). With --notifications, each
+ * notification is printed to standard error as it is emitted. Exit codes: 0 every script
+ * replayed; 2 a script, flow or event was rejected (its line is `null`, the error goes to standard
+ * error, and the others still run).
  *
  * Build it with `dependency('quire')` (meson) or `pkg-config --cflags --libs quire`.
  */
@@ -122,7 +123,8 @@ replay (const char *script_path, gboolean notifications, GError **error)
       JsonNode *step = json_array_get_element (steps, i);
       JsonObject *object = JSON_NODE_HOLDS_OBJECT (step) ? json_node_get_object (step) : NULL;
 
-      if (object != NULL && (json_object_has_member (object, "expect") || json_object_has_member (object, "expectEmitted")))
+      if (object != NULL && (json_object_has_member (object, "expect") || json_object_has_member (object, "expectEmitted")
+                             || json_object_has_member (object, "expectExactly") || json_object_has_member (object, "expectEmittedExactly")))
         continue;
       if (object != NULL && json_object_has_member (object, "restart"))
         {
