@@ -5,19 +5,6 @@ import QuireCore
 /// the harness (and a fuzz corpus). Expectations are recorded from the core as it replays the
 /// events, so every generated script passes on the engine that wrote it.
 public enum ScriptGenerator {
-    /// SplitMix64: small, fast and the same on every machine, so a seed names a workload.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
     static func events(for flow: Flow) -> [Event] {
         var events: [Event] = [
             .tap(.button(.next)), .tap(.button(.back)), .tap(.button(.next)), .swipePage(forward: true),
@@ -43,7 +30,7 @@ public enum ScriptGenerator {
         if manager.fileExists(atPath: flowCopy) { try manager.removeItem(atPath: flowCopy) }
         try manager.copyItem(atPath: flowPath, toPath: flowCopy)
         let events = events(for: flow)
-        var random = Random(state: seed)
+        var random = SplitMix64(seed: seed)
         let width = String(count - 1).count
         for index in 0..<count {
             var session = Session(flow: flow)

@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test func containsRunAgreesWithTheQuadraticReference() {
-        var generator = SeededGenerator(seed: 0xC0FFEE)
+        var generator = SplitMix64(seed: 0xC0FFEE)
         let pool: [SessionNotification] = [
             .valueChanged(field: "a", value: 1), .valueChanged(field: "b", value: 1), .valueChanged(field: "a", value: 2),
             .focusChanged(from: nil, to: "a"), .draftChanged(field: "a", draft: "x"),
@@ -266,18 +266,5 @@ import Testing
         #expect(diagnostics.count == 40)
         // Each "did you mean" compared all 65,000 characters: over a second each in a debug build.
         #expect(ContinuousClock.now - started < .seconds(15))
-    }
-}
-
-/// SplitMix64: a small generator whose seed replays a case.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
