@@ -117,3 +117,109 @@ void quire_focus_toplevel(gpointer window) {
     XSetInputFocus(display, gdk_x11_surface_get_xid(surface), RevertToParent, CurrentTime);
     XSync(display, False);
 }
+
+/* Page layouts ----------------------------------------------------------------------------- */
+
+GtkCheckButton *quire_check_button(gpointer instance) { return GTK_CHECK_BUTTON(instance); }
+GtkText *quire_text(gpointer instance) { return GTK_TEXT(instance); }
+void quire_log_warning(const char *message) { g_log("Quire", G_LOG_LEVEL_WARNING, "%s", message); }
+gboolean quire_is_a(gpointer instance, GType type) { return G_TYPE_CHECK_INSTANCE_TYPE(instance, type); }
+
+const char *quire_buildable_id(gpointer object) {
+    if (!GTK_IS_BUILDABLE(object)) return g_object_get_data(G_OBJECT(object), "gtk-builder-id");
+    return gtk_buildable_get_buildable_id(GTK_BUILDABLE(object));
+}
+
+void quire_layout_ensure_types(void) {
+    g_type_ensure(GTK_TYPE_BOX);
+    g_type_ensure(GTK_TYPE_CENTER_BOX);
+    g_type_ensure(GTK_TYPE_GRID);
+    g_type_ensure(GTK_TYPE_FRAME);
+    g_type_ensure(GTK_TYPE_EXPANDER);
+    g_type_ensure(GTK_TYPE_OVERLAY);
+    g_type_ensure(GTK_TYPE_REVEALER);
+    g_type_ensure(GTK_TYPE_SCROLLED_WINDOW);
+    g_type_ensure(GTK_TYPE_VIEWPORT);
+    g_type_ensure(GTK_TYPE_SEPARATOR);
+    g_type_ensure(GTK_TYPE_LABEL);
+    g_type_ensure(GTK_TYPE_ENTRY);
+    g_type_ensure(GTK_TYPE_TEXT);
+    g_type_ensure(GTK_TYPE_SWITCH);
+    g_type_ensure(GTK_TYPE_CHECK_BUTTON);
+    g_type_ensure(GTK_TYPE_BUTTON);
+    g_type_ensure(GTK_TYPE_SIZE_GROUP);
+}
+
+#define QUIRE_TYPE_LAYOUT_SCOPE (quire_layout_scope_get_type())
+G_DECLARE_FINAL_TYPE(QuireLayoutScope, quire_layout_scope, QUIRE, LAYOUT_SCOPE, GObject)
+
+struct _QuireLayoutScope {
+    GObject parent_instance;
+    GStrv allowed;
+    char *refused_type;
+    char *refused_handler;
+};
+
+static GType layout_scope_type_from_name(GtkBuilderScope *scope, GtkBuilder *builder, const char *name) {
+    QuireLayoutScope *self = QUIRE_LAYOUT_SCOPE(scope);
+    (void)builder;
+    if (self->allowed != NULL && g_strv_contains((const char *const *)self->allowed, name)) {
+        GType type = g_type_from_name(name);
+        if (type != G_TYPE_INVALID) return type;
+    }
+    if (self->refused_type == NULL) self->refused_type = g_strdup(name);
+    return G_TYPE_INVALID;
+}
+
+static GType layout_scope_type_from_function(GtkBuilderScope *scope, GtkBuilder *builder, const char *function) {
+    QuireLayoutScope *self = QUIRE_LAYOUT_SCOPE(scope);
+    (void)builder;
+    if (self->refused_type == NULL) self->refused_type = g_strdup_printf("%s()", function);
+    return G_TYPE_INVALID;
+}
+
+static GClosure *layout_scope_create_closure(GtkBuilderScope *scope, GtkBuilder *builder, const char *function,
+                                             GtkBuilderClosureFlags flags, GObject *object, GError **error) {
+    QuireLayoutScope *self = QUIRE_LAYOUT_SCOPE(scope);
+    (void)builder;
+    (void)flags;
+    (void)object;
+    if (self->refused_handler == NULL) self->refused_handler = g_strdup(function);
+    g_set_error(error, GTK_BUILDER_ERROR, GTK_BUILDER_ERROR_INVALID_FUNCTION,
+                "layouts cannot connect signals (the handler '%s')", function);
+    return NULL;
+}
+
+static void quire_layout_scope_iface_init(GtkBuilderScopeInterface *iface) {
+    iface->get_type_from_name = layout_scope_type_from_name;
+    iface->get_type_from_function = layout_scope_type_from_function;
+    iface->create_closure = layout_scope_create_closure;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE(QuireLayoutScope, quire_layout_scope, G_TYPE_OBJECT,
+                              G_IMPLEMENT_INTERFACE(GTK_TYPE_BUILDER_SCOPE, quire_layout_scope_iface_init))
+
+static void quire_layout_scope_finalize(GObject *object) {
+    QuireLayoutScope *self = QUIRE_LAYOUT_SCOPE(object);
+    g_strfreev(self->allowed);
+    g_free(self->refused_type);
+    g_free(self->refused_handler);
+    G_OBJECT_CLASS(quire_layout_scope_parent_class)->finalize(object);
+}
+
+static void quire_layout_scope_class_init(QuireLayoutScopeClass *klass) {
+    G_OBJECT_CLASS(klass)->finalize = quire_layout_scope_finalize;
+}
+
+static void quire_layout_scope_init(QuireLayoutScope *self) { (void)self; }
+
+GtkBuilderScope *quire_layout_scope_new(const char *const *allowed) {
+    QuireLayoutScope *self = g_object_new(QUIRE_TYPE_LAYOUT_SCOPE, NULL);
+    self->allowed = g_strdupv((char **)allowed);
+    return GTK_BUILDER_SCOPE(self);
+}
+
+const char *quire_layout_scope_refused_type(GtkBuilderScope *scope) { return QUIRE_LAYOUT_SCOPE(scope)->refused_type; }
+const char *quire_layout_scope_refused_handler(GtkBuilderScope *scope) {
+    return QUIRE_LAYOUT_SCOPE(scope)->refused_handler;
+}

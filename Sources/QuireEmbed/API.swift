@@ -23,7 +23,8 @@ public typealias OwnedText = UnsafeMutablePointer<CChar>
 ///
 /// Loads and validates a flow file and starts a session on it: on the first visible page, nothing
 /// focused, locale `en`, a viewport 800 pixels wide (see quire_engine_set_locale() and
-/// quire_engine_set_viewport_width()). A flow is rejected whole, with every problem listed.
+/// quire_engine_set_viewport_width()). A flow is rejected whole, with every problem listed; a
+/// page's `layout` must name a file inside the flow's folder.
 ///
 /// Returns: (transfer full) (nullable): a new engine, to free with quire_engine_free(), or %NULL
 ///   with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@path is %NULL),
@@ -42,7 +43,7 @@ public func quireEngineNewFromFile(_ path: CText?, _ error: ErrorOut?) -> Engine
         CBridge.fail(error, QUIRE_ENGINE_ERROR_FILE, "\(name): \(problem.message)")
         return nil
     }
-    return makeEngine(flowBytes: bytes, file: name, error)
+    return makeEngine(flowBytes: bytes, file: name, folder: Flow.folder(ofFile: name), error)
 }
 
 /// quire_engine_new_from_json:
@@ -50,6 +51,8 @@ public func quireEngineNewFromFile(_ path: CText?, _ error: ErrorOut?) -> Engine
 /// @error: (optional): where to put an error, or %NULL
 ///
 /// Like quire_engine_new_from_file(), from text; problems are placed as `<flow>:line:column`.
+/// Text has no folder: a page's `layout` path is checked as written only, and a view of the
+/// session shows such pages with the built-in rows.
 ///
 /// Returns: (transfer full) (nullable): a new engine, to free with quire_engine_free(), or %NULL
 ///   with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@json is %NULL or not UTF-8),
@@ -60,12 +63,12 @@ public func quireEngineNewFromJSON(_ json: CText?, _ error: ErrorOut?) -> Engine
         CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_new_from_json: json is \(json == nil ? "NULL" : "not UTF-8")")
         return nil
     }
-    return makeEngine(flowBytes: Array(text.utf8), file: "<flow>", error)
+    return makeEngine(flowBytes: Array(text.utf8), file: "<flow>", folder: nil, error)
 }
 
-func makeEngine(flowBytes bytes: [UInt8], file: String, _ error: ErrorOut?) -> EngineHandle? {
+func makeEngine(flowBytes bytes: [UInt8], file: String, folder: String?, _ error: ErrorOut?) -> EngineHandle? {
     do {
-        let flow = try Flow.load(bytes: bytes, file: file)
+        let flow = try Flow.load(bytes: bytes, file: file, folder: folder)
         return Engine.handle(for: Session(flow: flow))
     } catch let problem {
         let code = isJSON(bytes, limits: .default) ? QUIRE_ENGINE_ERROR_INVALID_FLOW : QUIRE_ENGINE_ERROR_INVALID_JSON

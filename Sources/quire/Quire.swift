@@ -156,7 +156,7 @@ struct Check: ParsableCommand {
             }
         }
         do {
-            let flow = try Flow.load(bytes: bytes, file: path)
+            let flow = try Flow.load(bytes: bytes, file: path, folder: Flow.folder(ofFile: path))
             if !quiet {
                 let pages = flow.pages.count == 1 ? "1 page" : "\(flow.pages.count) pages"
                 let fields = flow.fields.count == 1 ? "1 field" : "\(flow.fields.count) fields"

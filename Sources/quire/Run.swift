@@ -83,6 +83,7 @@ struct Run: ParsableCommand {
             throw ExitCode(Exit.badInput)
         }
         #if QUIRE_GTK
+            try checkLayouts(of: loaded, file: flow ?? DemoFlow.path)
             let code = MainActor.assumeIsolated { () -> Int32 in
                 var options = QuireApplication.Options()
                 options.locale = locale
@@ -132,6 +133,7 @@ struct Run: ParsableCommand {
                     throw ExitCode(Exit.badInput)
                 }
             }
+            try checkLayouts(of: script.flow, file: "\(path) (its flow)")
             let traceDirectory = trace
             let outcome = MainActor.assumeIsolated { () -> QuireApplication.ReplayOutcome? in
                 var options = QuireApplication.Options()
@@ -164,6 +166,18 @@ struct Run: ParsableCommand {
             throw ExitCode(Exit.noGTK)
         #endif
     }
+
+    #if QUIRE_GTK
+        /// The page layouts of a flow are loaded before a window opens; any problem (an id that
+        /// names no field, a widget of the wrong type, a signal handler) is bad input. Without a
+        /// display nothing is checked here: opening the window reports that.
+        private func checkLayouts(of flow: Flow, file: String) throws {
+            let problems = MainActor.assumeIsolated { LayoutCheck.problems(in: flow) } ?? []
+            guard !problems.isEmpty else { return }
+            for problem in problems { printError(Printable.line("\(file): \(problem)")) }
+            throw ExitCode(Exit.badInput)
+        }
+    #endif
 
     private func demoFlow() throws(DocumentError) -> Flow {
         #if QUIRE_GTK

@@ -70,6 +70,22 @@ void quire_drain_main_queue(void);
 
 
 
+// Page layouts (GtkBuilder files from flows): a GtkBuilderScope that creates only the types named
+// in `allowed` (NULL-terminated, copied) and refuses every closure (`<signal>`, `<closure>`, a
+// `type-func`), remembering the first type and the first handler it refused.
+GtkBuilderScope *quire_layout_scope_new(const char *const *allowed);
+const char *quire_layout_scope_refused_type(GtkBuilderScope *scope);
+const char *quire_layout_scope_refused_handler(GtkBuilderScope *scope);
+// Registers the GTK types a layout may name (g_type_from_name finds only registered types).
+void quire_layout_ensure_types(void);
+// The id a GtkBuilder object was given (NULL when none), and what GTK type it is.
+const char *quire_buildable_id(gpointer object);
+gboolean quire_is_a(gpointer instance, GType type);
+GtkCheckButton *quire_check_button(gpointer instance);
+GtkText *quire_text(gpointer instance);
+// A warning in the "Quire" log domain (g_log is variadic).
+void quire_log_warning(const char *message);
+
 // GtkSettings' dark-style preference (g_object_set is variadic).
 void quire_settings_set_prefer_dark(gboolean dark);
 // A boolean GtkSettings property ("gtk-cursor-blink", "gtk-enable-animations").

@@ -16,6 +16,9 @@ public struct Flow: Sendable, Equatable {
     public let fields: [Field]
     /// The document the flow was loaded from (snapshots embed it).
     public let document: JSONValue
+    /// The folder the flow was loaded from, where its pages' layouts are found (`PageLayout`);
+    /// nil for a flow given as text or restored from a snapshot, whose layouts are not used.
+    public internal(set) var folder: String?
 
     let fieldIndexByID: [String: Int]
     let pageIndexByID: [String: Int]
@@ -156,6 +159,8 @@ public struct Page: Sendable, Hashable {
     public let body: LocalizedText?
     public let visibleIf: Condition?
     public let fieldRange: Range<Int>
+    /// A GtkBuilder layout for the page, relative to the flow's folder (`PageLayout`).
+    public var layout: String? = nil
 }
 
 /// An item of an input accessory toolbar (UIKit's `inputAccessoryView` as a `UIToolbar`).

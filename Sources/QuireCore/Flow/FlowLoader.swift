@@ -10,19 +10,38 @@ extension Flow {
     /// Loads and validates a flow file. A bad flow is rejected whole with every problem listed.
     public static func load(contentsOf path: String, limits: JSONLimits = .default) throws(DocumentError) -> Flow {
         let bytes = try readDocument(path, limits: limits)
-        return try load(bytes: bytes, file: path, limits: limits)
+        return try load(bytes: bytes, file: path, folder: folder(ofFile: path), limits: limits)
     }
 
     /// Loads and validates a flow from UTF-8 bytes; `file` names it in diagnostics.
     public static func load(bytes: [UInt8], file: String = "<flow>", limits: JSONLimits = .default) throws(DocumentError)
         -> Flow
     {
+        try load(bytes: bytes, file: file, folder: nil, limits: limits)
+    }
+
+    /// Loads a flow from UTF-8 bytes read from a file in `folder`: each page's `layout` must then
+    /// be a file inside that folder (`PageLayout.resolve`). Without a folder (a flow given as
+    /// text), layout paths are checked as written only.
+    public static func load(bytes: [UInt8], file: String = "<flow>", folder: String?, limits: JSONLimits = .default)
+        throws(DocumentError) -> Flow
+    {
         let (value, reader) = try DocumentReader.parse(file: file, bytes: bytes, limits: limits)
         var document = reader
-        let flow = load(value, at: .root, reader: &document)
+        var loader = FlowLoader(reader: document)
+        loader.folder = folder
+        var flow = loader.flow(value, at: .root)
+        document = loader.reader
         try document.finish()
-        guard let flow else { throw DocumentError(document.diagnostics()) }
-        return flow
+        guard !document.hasProblems, flow != nil else { throw DocumentError(document.diagnostics()) }
+        flow!.folder = folder
+        return flow!
+    }
+
+    /// The folder of a flow file (`.` for a bare name), where its layouts are resolved.
+    public static func folder(ofFile path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     public static func load(json text: String, file: String = "<flow>") throws(DocumentError) -> Flow {
@@ -133,6 +152,9 @@ struct FlowLoader {
     /// Fields built so far, by id (conditions may name only these).
     var built: [String: (index: Int, field: Field)] = [:]
 
+    /// The flow file's folder, where layouts are resolved; nil when the flow has none.
+    var folder: String?
+
     init(reader: DocumentReader) {
         self.reader = reader
     }
@@ -141,7 +163,7 @@ struct FlowLoader {
     static let pagingKeys = [
         "wrap", "swipe", "gate", "indicator", "snapDistance", "flingVelocity", "animationMs", "autoAdvanceMs",
     ]
-    static let pageKeys = ["id", "title", "body", "visibleIf", "fields"]
+    static let pageKeys = ["id", "title", "body", "visibleIf", "fields", "layout"]
     static let commonFieldKeys = [
         "id", "kind", "label", "default", "required", "visibleIf", "enabledIf", "requiredIf", "accessory",
     ]
@@ -378,8 +400,23 @@ struct FlowLoader {
                 }
             }
         }
+        let layout = object["layout"].flatMap { self.layout($0, at: path + "layout") }
         guard let id else { return nil }
-        return Page(id: id, title: title, body: body, visibleIf: visibleIf, fieldRange: start..<fields.count)
+        return Page(id: id, title: title, body: body, visibleIf: visibleIf, fieldRange: start..<fields.count, layout: layout)
+    }
+
+    /// A page's `layout`: a usable path, and with a folder, a file inside it (`PageLayout`).
+    mutating func layout(_ value: JSONValue, at path: JSONPath) -> String? {
+        guard let text = reader.string(value, at: path, what: "layout") else { return nil }
+        if let problem = PageLayout.pathProblem(text) {
+            reader.error(path, problem)
+            return nil
+        }
+        if let folder, case .failure(let problem) = PageLayout.resolve(text, inFolder: folder) {
+            reader.error(path, problem.message)
+            return nil
+        }
+        return text
     }
 
     /// The ordinal of the first field of page `index` (fields before it are all on earlier pages).

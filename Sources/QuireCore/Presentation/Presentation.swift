@@ -118,7 +118,8 @@ extension Session {
         return indices.filter { seen.insert($0).inserted }.compactMap { presentPage(at: $0) }
     }
 
-    func presentField(_ field: Int) -> FieldPresentation {
+    /// How field `field` (a flow index) is shown now, visible or not.
+    public func presentField(_ field: Int) -> FieldPresentation {
         let definition = flow.fields[field]
         let strings = Strings(locale: locale)
         let value = values[field]

@@ -11,9 +11,10 @@ import QuireCore
 final class FieldRowView {
     let id: String
     let kind: String
-    let root: Box
-    private let label = Label()
-    private let errorLabel = Label()
+    /// The row (built-in), or the input widget (a layout's).
+    let root: Widget
+    private let label: Label
+    private let errorLabel: Label
     private let errorRevealer = Revealer(GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN, milliseconds: 150)
     private weak var host: SessionHost?
 
@@ -26,6 +27,13 @@ final class FieldRowView {
     private var valueLabel: Label?
     private var toggle: Switch?
     private var toggleHandler: SignalHandler?
+    private var check: CheckButton?
+    private var checkHandler: SignalHandler?
+    /// A layout's widgets: its label and error label are optional, and the error is shown by
+    /// showing its label rather than by a revealer.
+    private var bound = false
+    private var hasLabel = true
+    private var hasErrorLabel = true
 
     private var shown: FieldPresentation?
 
@@ -33,7 +41,10 @@ final class FieldRowView {
         id = field.id
         kind = field.kind
         self.host = host
-        root = Box(GTK_ORIENTATION_VERTICAL, spacing: 4)
+        label = Label()
+        errorLabel = Label()
+        let root = Box(GTK_ORIENTATION_VERTICAL, spacing: 4)
+        self.root = root
         root.addCSSClass("quire-field")
         label.setXAlign(0)
         label.setWrap()
@@ -57,6 +68,74 @@ final class FieldRowView {
             let entry = Entry()
             entry.hexpand = true
             root.append(entry)
+            bindEntry(entry)
+        case "toggle":
+            let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+            label.hexpand = true
+            line.append(label)
+            let toggle = Switch()
+            toggle.valign = GTK_ALIGN_CENTER
+            line.append(toggle)
+            bindSwitch(toggle)
+            root.append(line)
+        default:  // duration, choice: a value button that toggles the picker
+            let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+            label.hexpand = true
+            line.append(label)
+            let button = Button(label: "")
+            let valueLabel = Label()
+            button.setChild(valueLabel)
+            button.addCSSClass("quire-value-button")
+            line.append(button)
+            bindButton(button, valueLabel: valueLabel)
+            root.append(line)
+        }
+        root.append(errorRevealer)
+        update(field)
+    }
+
+    /// A field shown by a page layout's widgets (`PageLayout`): `parts.input` is an entry or
+    /// text, a switch or check button, or a button, as the core's binding rules allow; the label
+    /// and error label are optional.
+    init(_ field: FieldPresentation, layout parts: LoadedLayout.Parts, host: SessionHost) {
+        id = field.id
+        kind = field.kind
+        self.host = host
+        bound = true
+        label = parts.label.map { Label(existing: $0) } ?? Label()
+        hasLabel = parts.label != nil
+        errorLabel = parts.error.map { Label(existing: $0) } ?? Label()
+        hasErrorLabel = parts.error != nil
+        switch parts.role {
+        case .textInput:
+            let entry = Entry(existing: parts.input)
+            root = entry
+            bindEntry(entry)
+        case .toggle where quire_is_a(parts.input, gtk_switch_get_type()) != 0:
+            let toggle = Switch(existing: parts.input)
+            root = toggle
+            bindSwitch(toggle)
+        case .toggle:
+            let check = CheckButton(existing: parts.input)
+            root = check
+            checkHandler = check.on("toggled") { [weak self] in
+                guard let self else { return }
+                self.host?.send(.tap(.field(self.id)))
+                // The session's answer sets the box, whatever the click did to it.
+                if let isOn = self.shown?.isOn { check.withBlocked(self.checkHandler) { check.isOn = isOn } }
+            }
+            self.check = check
+        default:
+            let button = Button(existing: parts.input)
+            root = button
+            let valueLabel = Label()
+            button.setChild(valueLabel)
+            bindButton(button, valueLabel: valueLabel)
+        }
+        update(field)
+    }
+
+    private func bindEntry(_ entry: Entry) {
             self.entry = entry
             // Typing is intercepted on the entry's GtkText (the GtkEditable delegate): the text
             // becomes a `type` event and the entry shows what the session then holds.
@@ -81,41 +160,34 @@ final class FieldRowView {
             focus.on("enter") { [weak self] in self?.focusEntered() }
             entry.addController(focus)
             entryFocus = focus
-        case "toggle":
-            let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
-            label.hexpand = true
-            line.append(label)
-            let toggle = Switch()
-            toggle.valign = GTK_ALIGN_CENTER
-            toggleHandler = toggle.onBool("state-set") { [weak self] _ in
-                guard let self else { return true }
-                self.host?.send(.tap(.field(self.id)))
-                return true  // the session's answer sets the switch (in `update`)
-            }
-            line.append(toggle)
-            self.toggle = toggle
-            root.append(line)
-        default:  // duration, choice: a value button that toggles the picker
-            let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
-            label.hexpand = true
-            line.append(label)
-            let button = Button(label: "")
-            let valueLabel = Label()
-            button.setChild(valueLabel)
-            button.focusOnClick = false
-            button.isFocusable = false
-            button.addCSSClass("quire-value-button")
-            button.onClicked { [weak self] in
-                guard let self else { return }
-                self.host?.send(.tap(.field(self.id)))
-            }
-            line.append(button)
-            valueButton = button
-            self.valueLabel = valueLabel
-            root.append(line)
+    }
+
+    /// A layout's field appears and disappears with `visibleIf`: its widgets are shown or hidden.
+    func setShown(_ visible: Bool) {
+        root.isVisible = visible
+        if hasLabel { label.isVisible = visible }
+        if hasErrorLabel && !visible { errorLabel.isVisible = false }
+        if hasErrorLabel && visible { errorLabel.isVisible = shown?.error != nil }
+    }
+
+    private func bindSwitch(_ toggle: Switch) {
+        toggleHandler = toggle.onBool("state-set") { [weak self] _ in
+            guard let self else { return true }
+            self.host?.send(.tap(.field(self.id)))
+            return true  // the session's answer sets the switch (in `update`)
         }
-        root.append(errorRevealer)
-        update(field)
+        self.toggle = toggle
+    }
+
+    private func bindButton(_ button: Button, valueLabel: Label) {
+        button.focusOnClick = false
+        button.isFocusable = false
+        button.onClicked { [weak self] in
+            guard let self else { return }
+            self.host?.send(.tap(.field(self.id)))
+        }
+        valueButton = button
+        self.valueLabel = valueLabel
     }
 
     private var entryFocus: FocusController?
@@ -136,6 +208,10 @@ final class FieldRowView {
         }
         if let toggle {
             toggle.isOn = !toggle.isOn
+            return true
+        }
+        if let check {
+            check.isOn = !check.isOn
             return true
         }
         return false
@@ -183,6 +259,22 @@ final class FieldRowView {
         if let toggle, let isOn = field.isOn {
             toggle.withBlocked(toggleHandler) { toggle.isOn = isOn }
             toggle.setAccessibleLabel(field.label)
+        }
+        if let check, let isOn = field.isOn {
+            check.withBlocked(checkHandler) { check.isOn = isOn }
+            check.setAccessibleLabel(field.label)
+        }
+        if bound {
+            // A layout's error label shows while there is an error; without one, the input's
+            // tooltip says it.
+            if hasErrorLabel {
+                errorLabel.text = field.error ?? ""
+                errorLabel.isVisible = field.error != nil
+            } else {
+                root.tooltip = field.error
+            }
+            root.setCSSClass("error", field.error != nil)
+            return
         }
         if let error = field.error {
             errorLabel.text = error

@@ -1,4 +1,5 @@
 import CGtk
+import CGtkShim
 import QuireCore
 
 /// One page of the flow: title, body and field rows, from its `PagePresentation`. The pager
@@ -14,6 +15,10 @@ final class PageView {
     private var rows: [FieldRowView] = []
     private var shown: PagePresentation?
     private weak var host: SessionHost?
+    /// The page's GtkBuilder layout, when it has one that loads: its widgets replace the title,
+    /// body and rows, and every field keeps its row (hidden fields' widgets are hidden).
+    private var layout: LoadedLayout?
+    private var layoutRows: [String: FieldRowView] = [:]
 
     init(_ page: PagePresentation, host: SessionHost) {
         index = page.index
@@ -40,21 +45,53 @@ final class PageView {
         content.append(body)
         content.append(fieldsBox)
         root.append(content)
+        let flow = host.session.flow
+        if let flowIndex = flow.pageIndex(of: page.id) {
+            switch LoadedLayout.load(page: flowIndex, of: flow) {
+            case .loaded(let loaded)?:
+                layout = loaded
+                content.remove(title)
+                content.remove(body)
+                content.remove(fieldsBox)
+                content.append(loaded.root)
+                for field in flow.pages[flowIndex].fieldRange {
+                    let id = flow.fields[field].id
+                    guard let parts = loaded.parts[field] else { continue }
+                    layoutRows[id] = FieldRowView(host.session.presentField(field), layout: parts, host: host)
+                }
+            case .failed(let problems)?:
+                // `quire run` checks layouts before it opens a window; an embedder learns here.
+                for problem in problems {
+                    quire_log_warning("page '\(page.id)': the built-in rows are shown: \(problem.message)")
+                }
+            case nil:
+                break
+            }
+        }
         update(page)
     }
 
     func row(for field: String) -> FieldRowView? {
-        rows.first { $0.id == field }
+        if layout != nil { return shown?.fields.contains { $0.id == field } == true ? layoutRows[field] : nil }
+        return rows.first { $0.id == field }
     }
 
     /// The entry of a text field on this page, if shown.
     func entry(for field: String) -> Entry? {
-        rows.first { $0.id == field }?.entry
+        row(for: field)?.entry
     }
 
     func update(_ page: PagePresentation) {
         guard page != shown else { return }
         shown = page
+        if let layout {
+            layout.title?.text = page.title ?? ""
+            layout.body?.text = page.body ?? ""
+            let visible = Set(page.fields.map(\.id))
+            for (id, row) in layoutRows { row.setShown(visible.contains(id)) }
+            for field in page.fields { layoutRows[field.id]?.update(field) }
+            return
+        }
         title.text = page.title ?? ""
         title.isVisible = page.title != nil
         body.text = page.body ?? ""

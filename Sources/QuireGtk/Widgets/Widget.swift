@@ -14,6 +14,11 @@ open class Widget: ObjectRef {
         super.init(UnsafeMutableRawPointer(pointer!), .sink)
     }
 
+    /// Wraps a widget made elsewhere (a GtkBuilder layout), with a reference of its own.
+    public init(existing pointer: UnsafeMutableRawPointer) {
+        super.init(pointer, .sink)
+    }
+
     public var widget: UnsafeMutablePointer<GtkWidget> { quire_widget(pointer) }
 
     public func addCSSClass(_ name: String) { gtk_widget_add_css_class(widget, name) }
@@ -147,6 +152,10 @@ public final class Label: Widget {
         super.init(new: gtk_label_new(text))
     }
 
+    public override init(existing pointer: UnsafeMutableRawPointer) {
+        super.init(existing: pointer)
+    }
+
     /// Plain text (never markup: text from documents is shown as is).
     public var text: String {
         get { String(cString: gtk_label_get_text(quire_label(pointer))) }
@@ -176,6 +185,10 @@ public final class Button: Widget {
         super.init(new: gtk_button_new_from_icon_name(iconName))
     }
 
+    public override init(existing pointer: UnsafeMutableRawPointer) {
+        super.init(existing: pointer)
+    }
+
     public var label: String {
         get { gtk_button_get_label(quire_button(pointer)).map { String(cString: $0) } ?? "" }
         set { if newValue != label { gtk_button_set_label(quire_button(pointer), newValue) } }
@@ -198,14 +211,31 @@ public final class Entry: Widget {
         super.init(new: gtk_entry_new())
     }
 
+    /// A GtkEntry or a GtkText made elsewhere (a layout).
+    public override init(existing pointer: UnsafeMutableRawPointer) {
+        super.init(existing: pointer)
+    }
+
+    private var isText: Bool { quire_is_a(pointer, gtk_text_get_type()) != 0 }
+
     public var text: String {
         get { String(cString: gtk_editable_get_text(quire_editable(pointer))) }
         set { gtk_editable_set_text(quire_editable(pointer), newValue) }
     }
 
     public var placeholder: String {
-        get { gtk_entry_get_placeholder_text(quire_entry(pointer)).map { String(cString: $0) } ?? "" }
-        set { if newValue != placeholder { gtk_entry_set_placeholder_text(quire_entry(pointer), newValue) } }
+        get {
+            let text = isText ? gtk_text_get_placeholder_text(quire_text(pointer)) : gtk_entry_get_placeholder_text(quire_entry(pointer))
+            return text.map { String(cString: $0) } ?? ""
+        }
+        set {
+            guard newValue != placeholder else { return }
+            if isText {
+                gtk_text_set_placeholder_text(quire_text(pointer), newValue)
+            } else {
+                gtk_entry_set_placeholder_text(quire_entry(pointer), newValue)
+            }
+        }
     }
 
     public var cursorPosition: Int32 {
@@ -215,13 +245,21 @@ public final class Entry: Widget {
 
     /// The GtkText inside the entry: it emits `insert-text` / `delete-text` (GtkEditable's
     /// delegate), so views intercept typing there.
-    public var delegate: Borrowed? { Borrowed(UnsafeMutableRawPointer(gtk_editable_get_delegate(quire_editable(pointer)))) }
+    /// (A GtkText is its own.)
+    public var delegate: Borrowed? {
+        if isText { return borrowed }
+        return Borrowed(UnsafeMutableRawPointer(gtk_editable_get_delegate(quire_editable(pointer))))
+    }
 }
 
 @MainActor
 public final class Switch: Widget {
     public init() {
         super.init(new: gtk_switch_new())
+    }
+
+    public override init(existing pointer: UnsafeMutableRawPointer) {
+        super.init(existing: pointer)
     }
 
     public var isOn: Bool {
@@ -232,6 +270,19 @@ public final class Switch: Widget {
                 gtk_switch_set_state(quire_switch(pointer), newValue ? 1 : 0)
             }
         }
+    }
+}
+
+/// A GtkCheckButton (a layout's toggle).
+@MainActor
+public final class CheckButton: Widget {
+    public override init(existing pointer: UnsafeMutableRawPointer) {
+        super.init(existing: pointer)
+    }
+
+    public var isOn: Bool {
+        get { gtk_check_button_get_active(quire_check_button(pointer)) != 0 }
+        set { if newValue != isOn { gtk_check_button_set_active(quire_check_button(pointer), newValue ? 1 : 0) } }
     }
 }
 
