@@ -25,7 +25,8 @@ extern "C" {
  *
  * Loads and validates a flow file and starts a session on it: on the first visible page, nothing
  * focused, locale `en`, a viewport 800 pixels wide (see quire_engine_set_locale() and
- * quire_engine_set_viewport_width()). A flow is rejected whole, with every problem listed.
+ * quire_engine_set_viewport_width()). A flow is rejected whole, with every problem listed; a
+ * page's `layout` must name a file inside the flow's folder.
  *
  * Returns: (transfer full) (nullable): a new engine, to free with quire_engine_free(), or %NULL
  *   with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@path is %NULL),
@@ -39,6 +40,8 @@ QuireEngine *quire_engine_new_from_file (const char *path, QuireEngineError **er
  * @error: (optional): where to put an error, or %NULL
  *
  * Like quire_engine_new_from_file(), from text; problems are placed as `<flow>:line:column`.
+ * Text has no folder: a page's `layout` path is checked as written only, and a view of the
+ * session shows such pages with the built-in rows.
  *
  * Returns: (transfer full) (nullable): a new engine, to free with quire_engine_free(), or %NULL
  *   with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@json is %NULL or not UTF-8),
