@@ -47,6 +47,26 @@ import Testing
         #expect(text == expected, "differs from Golden/\(name)", sourceLocation: sourceLocation)
     }
 
+    @Test func checkRejectsALayoutThatLeavesTheFlowsFolderWithItsPositionAndExitCode2() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-check-layout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "layout": "missing.ui"}, {"id": "q", "layout": "../up.ui"}]}"#
+            .write(to: folder.appendingPathComponent("flow.json"), atomically: true, encoding: .utf8)
+        let run = try quire(["check", "flow.json"], in: folder)
+        #expect(run.status == 2)
+        #expect(run.stderr == """
+            flow.json:1:71: $.pages[0].layout: cannot read the layout 'missing.ui': it does not exist
+            flow.json:1:108: $.pages[1].layout: the layout path '../up.ui' contains '..'; a layout is resolved inside the flow's folder only
+            1 of 1 flow rejected
+
+            """)
+        try "<interface/>".write(to: folder.appendingPathComponent("missing.ui"), atomically: true, encoding: .utf8)
+        try #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "layout": "missing.ui"}]}"#
+            .write(to: folder.appendingPathComponent("flow.json"), atomically: true, encoding: .utf8)
+        #expect(try quire(["check", "flow.json"], in: folder).status == 0)
+    }
+
     @Test func theBinaryIsThere() {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "\(Self.binary.path)")
     }
