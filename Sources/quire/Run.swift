@@ -172,7 +172,15 @@ struct Run: ParsableCommand {
         /// names no field, a widget of the wrong type, a signal handler) is bad input. Without a
         /// display nothing is checked here: opening the window reports that.
         private func checkLayouts(of flow: Flow, file: String) throws {
-            let problems = MainActor.assumeIsolated { LayoutCheck.problems(in: flow) } ?? []
+            // Only a flow with layouts needs GTK this early (GTK is initialized once: a failed
+            // attempt here is the no-display exit).
+            guard flow.folder != nil, flow.pages.contains(where: { $0.layout != nil }) else { return }
+            guard let problems = MainActor.assumeIsolated({ LayoutCheck.problems(in: flow) }) else {
+                printError(
+                    "quire run: cannot open a display (DISPLAY or WAYLAND_DISPLAY is unset or unreachable); "
+                        + "run it in a desktop session, or under Xvfb (xvfb-run quire run)")
+                throw ExitCode(Exit.noDisplay)
+            }
             guard !problems.isEmpty else { return }
             for problem in problems { printError(Printable.line("\(file): \(problem)")) }
             throw ExitCode(Exit.badInput)

@@ -125,7 +125,6 @@ struct PageLayoutViewTests {
         #expect(found == [
             "$.pages[0].layout: the widget 'name' is a GtkSwitch, but a text field binds to a GtkEntry or GtkText",
             "$.pages[0].layout: the id 'nmae:error' is not a field of page 'p'; did you mean 'name:error'?",
-            "$.pages[0].layout: the field 'name' has no widget in the layout (give its input widget the id 'name')",
             "$.pages[0].layout: the field 'on' has no widget in the layout (give its input widget the id 'on')",
         ])
     }
@@ -156,5 +155,45 @@ struct PageLayoutViewTests {
             </object></child></object></interface>
             """#)
         #expect(found == ["$.pages[0].layout: the widget 'page:root' is inside another widget; it must be a top-level object of the layout"])
+    }
+}
+
+/// `quire run` loads a flow's layouts before it opens a window.
+@Suite(.serialized) struct LayoutRunCommandTests {
+    func run(_ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = RunCommandTests.binary
+        process.arguments = arguments
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, stderr)
+    }
+
+    @Test(GtkTest.enabled) func aLayoutWithProblemsIsBadInputBeforeAnyWindow() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-run-ui-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "layout": "p.ui", "fields": [{"id": "name", "kind": "text"}]}]}"#
+            .write(toFile: folder + "/flow.json", atomically: true, encoding: .utf8)
+        try #"<interface><object class="GtkBox" id="page:root"><child><object class="GtkSwitch" id="name"/></child></object></interface>"#
+            .write(toFile: folder + "/p.ui", atomically: true, encoding: .utf8)
+        let (status, stderr) = try run(["run", folder + "/flow.json"], environment: ProcessInfo.processInfo.environment)
+        #expect(status == 2)
+        #expect(stderr == "\(folder)/flow.json: $.pages[0].layout: the widget 'name' is a GtkSwitch, but a text field binds to a GtkEntry or GtkText\n")
+    }
+
+    @Test func aLayoutFlowWithoutADisplayExitsThree() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        let flow = GtkTest.packageRoot.appendingPathComponent("data/flows/layout-onboarding.json").path
+        let (status, stderr) = try run(["run", flow], environment: environment)
+        #expect(status == 3)
+        #expect(stderr.contains("cannot open a display"))
     }
 }

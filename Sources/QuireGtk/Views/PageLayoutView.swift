@@ -111,6 +111,7 @@ final class LoadedLayout {
                 id: id, binding: binding, role: role, typeName: Borrowed(object).typeName, in: flow)
             {
                 problems.append(problem)
+                bound.insert(binding)  // (it is there, of the wrong kind: not missing too)
                 continue
             }
             bound.insert(binding)
