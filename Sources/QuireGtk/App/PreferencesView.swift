@@ -136,7 +136,12 @@ final class PreferencesView {
     /// shown so, and passed on.
     private func changed(_ row: Row) {
         let value = row.options.snap(row.shownSeconds)
-        row.show(value)
+        if value != row.shownSeconds {
+            // Not from inside the spin button's own change: it would put its value back after.
+            pendingShow = MainLoop.idle { [weak row] in row?.show(value) }
+        }
         onChange?(row.field.id, value)
     }
+
+    private var pendingShow: MainLoop.IdleCall?
 }
