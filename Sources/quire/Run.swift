@@ -59,7 +59,7 @@ struct Run: ParsableCommand {
     @Option(help: .hidden)
     var pageThrough = 0
 
-    /// Tests: a JSON array of events performed through the widgets after the first frame.
+    /// Tests: a JSON array of events performed through the widgets after the first frame, then quit.
     @Option(help: .hidden)
     var drive: String?
 

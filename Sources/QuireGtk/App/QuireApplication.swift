@@ -454,7 +454,7 @@ public final class QuireApplication {
     }
 
     /// `--drive`: the events through the widgets, each once the pages have settled; `event N` is
-    /// printed once the N-th has been handled (and so saved; its drawing follows).
+    /// printed once the N-th has been handled (and so saved; its drawing follows); then it quits.
     private func drive(_ events: [Event]) {
         var next = 0
         driveTimer = GLibTimeout(milliseconds: 5) { [weak self] in
@@ -462,6 +462,7 @@ public final class QuireApplication {
             if view.host.session.pager.needsClock { return true }
             guard next < events.count else {
                 printLine("drive done")
+                self.quit()
                 return false
             }
             let event = events[next]
