@@ -90,8 +90,7 @@ struct Run: ParsableCommand {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
             throw ExitCode(Exit.badInput)
         }
-        var drivenEvents: [Event]?
-        if let drive { drivenEvents = try Self.events(drive) }
+        let drivenEvents = try drive.map { try Self.events($0) }
         #if QUIRE_GTK
             let code = MainActor.assumeIsolated { () -> Int32 in
                 var options = QuireApplication.Options()
@@ -116,7 +115,7 @@ struct Run: ParsableCommand {
             }
             if code != 0 { throw ExitCode(code) }
         #else
-            _ = loaded
+            _ = (loaded, drivenEvents)
             printError(
                 "quire run: this quire was built without GTK 4 support (no gtk4 found by pkg-config when it was "
                     + "built, or QUIRE_GTK=0); install libgtk-4-dev (scripts/setup) and build again")
