@@ -59,6 +59,14 @@ struct Run: ParsableCommand {
     @Option(help: .hidden)
     var pageThrough = 0
 
+    /// Tests: a JSON array of events performed through the widgets after the first frame, then quit.
+    @Option(help: .hidden)
+    var drive: String?
+
+    /// Tests: print the walkthrough's settled state once the first frame is drawn.
+    @Flag(help: .hidden)
+    var printState = false
+
     func validate() throws {
         if trace != nil && replay == nil { throw ValidationError("--trace goes with --replay") }
         if !["system", "light", "dark"].contains(style) {
@@ -82,6 +90,7 @@ struct Run: ParsableCommand {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
             throw ExitCode(Exit.badInput)
         }
+        let drivenEvents = try drive.map { try Self.events($0) }
         #if QUIRE_GTK
             try checkLayouts(of: loaded, file: flow ?? DemoFlow.path)
             let code = MainActor.assumeIsolated { () -> Int32 in
@@ -94,6 +103,9 @@ struct Run: ParsableCommand {
                 options.frameStats = (ProcessInfo.processInfo.environment["QUIRE_FRAME_STATS"] ?? "0") != "0"
                 options.measureStart = ProcessInfo.processInfo.environment["QUIRE_MEASURE_T0_US"].flatMap { Int($0) }
                 options.pageThrough = pageThrough
+                options.drive = drivenEvents
+                options.printState = printState
+                options.saveStats = (ProcessInfo.processInfo.environment["QUIRE_SAVE_STATS"] ?? "0") != "0"
                 return QuireApplication.run(flow: loaded, options: options)
             }
             if code == QuireApplication.ExitCode.noDisplay {
@@ -104,7 +116,7 @@ struct Run: ParsableCommand {
             }
             if code != 0 { throw ExitCode(code) }
         #else
-            _ = loaded
+            _ = (loaded, drivenEvents)
             printError(
                 "quire run: this quire was built without GTK 4 support (no gtk4 found by pkg-config when it was "
                     + "built, or QUIRE_GTK=0); install libgtk-4-dev (scripts/setup) and build again")
@@ -186,6 +198,31 @@ struct Run: ParsableCommand {
             throw ExitCode(Exit.badInput)
         }
     #endif
+
+    /// `--drive FILE`: a JSON array of events; bad input exits 2 with where and why.
+    static func events(_ path: String) throws -> [Event] {
+        func fail(_ message: String) throws -> Never {
+            printError(Printable.line("\(path): \(message)"))
+            throw ExitCode(Exit.badInput)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { try fail("cannot be read") }
+        let value: JSONValue
+        do {
+            value = try DocumentReader.parse(file: path, bytes: Array(data)).0
+        } catch {
+            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            throw ExitCode(Exit.badInput)
+        }
+        guard case .array(let items) = value else { try fail("$: expected an array of events, not \(value.typeName)") }
+        var events: [Event] = []
+        for (at, item) in items.enumerated() {
+            switch Event.parse(item) {
+            case .success(let event): events.append(event)
+            case .failure(let error): try fail("$[\(at)]: \(error.message)")
+            }
+        }
+        return events
+    }
 
     private func demoFlow() throws(DocumentError) -> Flow {
         #if QUIRE_GTK

@@ -238,4 +238,47 @@ extension EndToEndTests {
             #expect(unnamed.isEmpty, "\(unnamed)")
         }
     }
+
+    /// Cancel on a walkthrough run again from the main window: back to the main window with the
+    /// settings from before, the settings file untouched.
+    @Test func cancelOnAWalkthroughRunAgainKeepsTheSettingsFromBefore() throws {
+        let home = XDGHome.make()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let settings = home.appendingPathComponent("config/quire/focus-onboarding.settings.json")
+        try FileManager.default.createDirectory(at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let before = #"{"format": "quire.settings/1", "flow": "focus-onboarding", "outcome": "finished", "values": {"userName": "Aki", "feedLanguage": "ja", "focusTime": 2400, "reminders": false}}"#
+        try before.write(to: settings, atomically: true, encoding: .utf8)
+        let dumps = try walk(
+            [
+                "press push button:Run the walkthrough again", "wait slider:Page 1 of 5", "dump",
+                "press push button:Cancel", "wait push button:Run the walkthrough again", "dump",
+            ], home: home)
+        try #require(dumps.count == 2)
+        #expect(has(dumps[0], "push button", "Cancel"))
+        #expect(has(dumps[1], "label", "Aki"))
+        #expect(has(dumps[1], "label", "Focus timer: 40:00 remaining"))
+        #expect(try String(contentsOf: settings, encoding: .utf8) == before)
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("state/quire/focus-onboarding.session.json").path))
+    }
+
+    /// A running focus timer is kept across runs and has gone on from the wall clock meanwhile.
+    @Test func aRunningTimerResumesFromTheWallClockAfterARelaunch() throws {
+        let home = XDGHome.make()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let config = home.appendingPathComponent("config/quire")
+        let state = home.appendingPathComponent("state/quire")
+        for folder in [config, state] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try #"{"format": "quire.settings/1", "flow": "focus-onboarding", "outcome": "finished", "values": {"focusTime": 1500}}"#
+            .write(to: config.appendingPathComponent("focus-onboarding.settings.json"), atomically: true, encoding: .utf8)
+        // Saved running with 25:00 left, ten minutes ago.
+        let tenMinutesAgo = Int64(Date().timeIntervalSince1970 * 1_000_000) - 600_000_000
+        try #"{"format": "quire.timer/1", "duration": 1500, "remainingMs": 1500000, "running": true, "savedAt": \#(tenMinutesAgo)}"#
+            .write(to: state.appendingPathComponent("focus-onboarding.timer.json"), atomically: true, encoding: .utf8)
+        let dumps = try walk(["dump"], home: home)
+        try #require(dumps.count == 1)
+        let shown = dumps[0].first { $0.hasPrefix("label\tFocus timer: ") } ?? ""
+        #expect(shown.contains("Focus timer: 15:00 remaining") || shown.contains("Focus timer: 14:59 remaining")
+            || shown.contains("Focus timer: 14:58 remaining"), "\(dumps[0])")
+        #expect(has(dumps[0], "push button", "Pause"))
+    }
 }

@@ -1,4 +1,5 @@
 import CGtk
+import CGtkShim
 import QuireCore
 import Testing
 
@@ -44,5 +45,39 @@ struct MainViewTests {
         #expect(strings.start == "開始")
         #expect(strings.remaining("25:00") == "残り 25:00")
         #expect(AppStrings(locale: "en").remaining("25:00") == "25:00 remaining")
+    }
+}
+
+/// The preferences window: the duration settings, one spin button per wheel, kept within the
+/// field's bounds by the core's rule and passed on at once.
+@MainActor
+@Suite(.serialized, GtkTest.enabled)
+struct PreferencesViewTests {
+    @Test func aDurationIsEditedWithinItsBoundsAndPassedOn() throws {
+        let flow = try Flow.load(json: DemoFlow.json, file: DemoFlow.path)
+        var values = JSONObject()
+        values.append("focusTime", 1500)
+        values.append("userName", "Aki")
+        let view = PreferencesView(flow: flow, locale: "en", values: values, parent: nil)
+        defer { gtk_window_destroy(quire_window(view.window.pointer)) }
+        var changes: [String] = []
+        view.onChange = { field, seconds in changes.append("\(field)=\(seconds)") }
+        let row = try #require(view.row("focusTime"))
+        #expect(view.rows.count == 1)  // remindAfter has no value in these settings
+        #expect(row.shownSeconds == 1500)
+        row.set(.minutes, to: 40)
+        #expect(changes == ["focusTime=2400"])
+        // Below the field's minimum (5 min): snapped up to it, shown so.
+        row.set(.minutes, to: 0)
+        #expect(changes.last == "focusTime=300")
+        Toolkit.iterate()
+        #expect(row.shownSeconds == 300)
+        row.set(.hours, to: 1)
+        #expect(changes.last == "focusTime=3900")
+        // Above its maximum (2 h): clamped down to it.
+        row.set(.hours, to: 3)
+        #expect(changes.last == "focusTime=7200")
+        Toolkit.iterate()
+        #expect(row.shownSeconds == 7200)
     }
 }

@@ -145,6 +145,30 @@ struct WalkthroughViewTests {
         #expect(view.chrome.trailingShown == "finish")
     }
 
+    /// Cancel sits above the pages; clicking it cancels the walkthrough (an open picker's draft
+    /// committed, the values kept), and it follows the presentation's enabled flag afterwards.
+    @Test func cancelAboveThePagesCancelsTheWalkthrough() throws {
+        let (view, window) = open(try GtkTest.flow("focus-onboarding.json"), locale: "ja")
+        defer { window.close() }
+        let cancel = try #require(view.chrome.button(.cancel))
+        #expect(cancel.label == "キャンセル")
+        #expect(cancel.isSensitive)
+        #expect(gtk_widget_get_mapped(cancel.widget) != 0)
+        // Above the pages: its bottom edge is above the pager's top edge.
+        var bounds = graphene_rect_t()
+        #expect(gtk_widget_compute_bounds(cancel.widget, view.pager.root.widget, &bounds) != 0)
+        #expect(bounds.origin.y + bounds.size.height <= 0.5)
+        view.host.send(.tap(.button(.next)))
+        view.host.send(.settle)
+        view.host.send(.tap(.field("userName")))
+        view.host.send(.type("Aki"))
+        quire_signal_emit(cancel.pointer, "clicked")
+        let completed = try #require(view.host.session.completed)
+        #expect(completed.outcome == .cancelled)
+        #expect(completed.values["userName"] == .string("Aki"))
+        #expect(!cancel.isSensitive)
+    }
+
     @Test func theInputPanelShowsTheOpenPicker() throws {
         let (view, window) = open(try GtkTest.flow("focus-onboarding.json"))
         defer { window.close() }

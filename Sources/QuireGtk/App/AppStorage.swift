@@ -6,85 +6,229 @@ import QuireCore
 ///
 /// - `$XDG_STATE_HOME/quire/FLOW.session.json` — the walkthrough in progress: a session snapshot
 ///   (`quire.snapshot/1`), rewritten atomically after every user event and every finished page
-///   move, so closing the window or killing the process loses nothing; removed when the walkthrough
-///   completes.
-/// - `$XDG_CONFIG_HOME/quire/FLOW.settings.json` — the settings the finished walkthrough chose
-///   (`{"format": "quire.settings/1", "flow": ID, "outcome": …, "values": {…}}`); while it says
-///   `finished`, the app opens its main window instead of the walkthrough.
+///   move, before the event's result is drawn, so closing the window or killing the process loses
+///   nothing; removed when the walkthrough completes.
+/// - `$XDG_STATE_HOME/quire/FLOW.timer.json` — the focus timer (`quire.timer/1`): its duration,
+///   what was left and whether it ran, at a wall-clock time, so a relaunch resumes it.
+/// - `$XDG_CONFIG_HOME/quire/FLOW.settings.json` — the settings (`{"format": "quire.settings/1",
+///   "flow": ID, "outcome": …, "values": {…}}`): a finished walkthrough's values, the flow's
+///   defaults after a first walkthrough was cancelled, or what the preferences changed since;
+///   while the file is there, the app opens its main window instead of the walkthrough.
+///
+/// A file that is there but cannot be used (unreadable, corrupt, another format version, not
+/// fitting the flow) is never deleted or overwritten: it is moved aside to
+/// `PATH.corrupt-YYYYMMDD-HHMMSS` with a message naming both paths. If even that fails, the app
+/// leaves it and does not write that file in this run.
 @MainActor
-struct AppStorage {
+final class AppStorage {
     let flowID: String
     let stateFolder: String
     let configFolder: String
+    /// Where messages go (standard error; tests collect them).
+    var report: (String) -> Void = { printError($0) }
+    /// Files that could not be moved aside: left alone for the rest of the run.
+    private(set) var untouchable: Set<String> = []
 
-    init(flowID: String) {
+    init(flowID: String, stateFolder: String? = nil, configFolder: String? = nil) {
         self.flowID = flowID
-        stateFolder = String(cString: g_get_user_state_dir()) + "/quire"
-        configFolder = String(cString: g_get_user_config_dir()) + "/quire"
+        self.stateFolder = stateFolder ?? String(cString: g_get_user_state_dir()) + "/quire"
+        self.configFolder = configFolder ?? String(cString: g_get_user_config_dir()) + "/quire"
     }
 
     var sessionPath: String { stateFolder + "/" + flowID + ".session.json" }
+    var timerPath: String { stateFolder + "/" + flowID + ".timer.json" }
     var settingsPath: String { configFolder + "/" + flowID + ".settings.json" }
 
     // MARK: The walkthrough in progress
 
-    /// The saved walkthrough of `flow`, if there is one that still fits the flow.
+    /// The saved walkthrough of `flow`, if there is one that can be resumed. One that cannot is
+    /// moved aside (with a message); one that had completed is ignored.
     func savedSession(of flow: Flow) -> Session? {
-        guard let bytes = read(sessionPath) else { return nil }
+        let bytes: [UInt8]
+        switch read(sessionPath) {
+        case .missing: return nil
+        case .failed(let problem):
+            setAside(sessionPath, what: "the saved walkthrough", problem: problem)
+            return nil
+        case .bytes(let read): bytes = read
+        }
         do {
             return try Session(restoring: bytes, flow: flow, file: sessionPath)
         } catch {
-            printError("quire run: ignoring the saved walkthrough \(sessionPath): \(error.diagnostics.first?.description ?? "unreadable")")
+            setAside(sessionPath, what: "the saved walkthrough", problem: error.diagnostics.first?.description ?? "unreadable")
             return nil
         }
     }
 
-    /// Saves the walkthrough; nil or what went wrong.
+    /// Saves the walkthrough; nil or what went wrong (the previous save is then kept). Atomic
+    /// (a temporary file renamed over the old one) without waiting for the disk: a killed
+    /// process leaves the last save whole, and the save is cheap enough for every event.
     @discardableResult
     func save(_ session: Session) -> String? {
-        write(JSONWriter.string(session.snapshot(includingFlow: false)), to: sessionPath, folder: stateFolder)
+        write(JSONWriter.string(session.snapshot(includingFlow: false)), to: sessionPath, folder: stateFolder, durable: false)
     }
 
-    func forgetSession() { _ = unlink(sessionPath) }
+    func forgetSession() {
+        if !untouchable.contains(sessionPath) { _ = unlink(sessionPath) }
+    }
 
     // MARK: Settings
 
-    /// The outcome and values of the walkthrough finished before, if any.
-    func settings() -> (outcome: String, values: JSONValue)? {
-        guard let bytes = read(settingsPath), let value = try? DocumentReader.parse(file: settingsPath, bytes: bytes).0,
-            case .object(let object) = value, object["format"] == .string("quire.settings/1"),
-            case .string(let outcome)? = object["outcome"], let values = object["values"]
-        else { return nil }
+    /// The settings saved before (outcome and values), if any. A file that cannot be read is moved
+    /// aside (with a message) and counts as none.
+    func settings() -> (outcome: String, values: JSONObject)? {
+        let bytes: [UInt8]
+        switch read(settingsPath) {
+        case .missing: return nil
+        case .failed(let problem):
+            setAside(settingsPath, what: "the settings", problem: problem)
+            return nil
+        case .bytes(let read): bytes = read
+        }
+        let value: JSONValue
+        do {
+            value = try DocumentReader.parse(file: settingsPath, bytes: bytes).0
+        } catch {
+            setAside(settingsPath, what: "the settings", problem: error.diagnostics.first?.description ?? "unreadable")
+            return nil
+        }
+        guard case .object(let object) = value, object["format"] == .string("quire.settings/1"),
+            case .string(let outcome)? = object["outcome"], Outcome(rawValue: outcome) != nil, case .object(let values)? = object["values"]
+        else {
+            let format = value["format"]?.stringValue.map { "'\($0)'" } ?? "missing"
+            setAside(
+                settingsPath, what: "the settings",
+                problem: "\(settingsPath): not quire.settings/1 settings with an outcome and values (format \(format))")
+            return nil
+        }
         return (outcome, values)
     }
 
     @discardableResult
-    func saveSettings(_ completion: Completion) -> String? {
+    func saveSettings(outcome: Outcome, values: JSONObject) -> String? {
         var object = JSONObject()
         object.append("format", "quire.settings/1")
         object.append("flow", .string(flowID))
-        object.append("outcome", .string(completion.outcome.rawValue))
-        object.append("values", .object(completion.values))
+        object.append("outcome", .string(outcome.rawValue))
+        object.append("values", .object(values))
         return write(JSONWriter.string(.object(object), style: .pretty) + "\n", to: settingsPath, folder: configFolder)
+    }
+
+    // MARK: The focus timer
+
+    /// The timer saved before, resumed at `now` (wall-clock µs); nil when there is none (a file
+    /// that cannot be read is moved aside with a message).
+    func timer(now: Int64) -> FocusTimer? {
+        let bytes: [UInt8]
+        switch read(timerPath) {
+        case .missing: return nil
+        case .failed(let problem):
+            setAside(timerPath, what: "the focus timer", problem: problem)
+            return nil
+        case .bytes(let read): bytes = read
+        }
+        do {
+            let value = try DocumentReader.parse(file: timerPath, bytes: bytes).0
+            if let saved = FocusTimer.Saved(json: value) { return saved.resumed(at: now) }
+            let format = value["format"]?.stringValue.map { "'\($0)'" } ?? "missing"
+            setAside(timerPath, what: "the focus timer", problem: "\(timerPath): not a quire.timer/1 timer (format \(format))")
+        } catch {
+            setAside(timerPath, what: "the focus timer", problem: error.diagnostics.first?.description ?? "unreadable")
+        }
+        return nil
+    }
+
+    @discardableResult
+    func saveTimer(_ timer: FocusTimer, now: Int64) -> String? {
+        write(JSONWriter.string(FocusTimer.Saved(timer, at: now).json) + "\n", to: timerPath, folder: stateFolder)
     }
 
     // MARK: Files
 
-    private func read(_ path: String) -> [UInt8]? {
-        var contents: UnsafeMutablePointer<CChar>?
-        var length: Int = 0
-        guard g_file_get_contents(path, &contents, &length, nil) != 0, let contents else { return nil }
-        defer { g_free(contents) }
-        return contents.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+    enum Read {
+        case missing
+        case bytes([UInt8])
+        /// There, but not readable: why.
+        case failed(String)
     }
 
-    /// Writes atomically (a temporary file renamed over the target, `g_file_set_contents`).
-    private func write(_ text: String, to path: String, folder: String) -> String? {
-        guard g_mkdir_with_parents(folder, 0o700) == 0 else { return "cannot create \(folder)" }
+    private func read(_ path: String) -> Read {
+        var contents: UnsafeMutablePointer<CChar>?
+        var length: Int = 0
         var error: UnsafeMutablePointer<GError>?
-        let ok = text.withCString { g_file_set_contents(path, $0, -1, &error) }
+        guard g_file_get_contents(path, &contents, &length, &error) != 0, let contents else {
+            guard let error else { return .failed("\(path): cannot be read") }
+            defer { g_error_free(error) }
+            // Nothing there (a missing file, or a folder on the way that is not one).
+            let nothing = [G_FILE_ERROR_NOENT.rawValue, G_FILE_ERROR_NOTDIR.rawValue].contains(UInt32(bitPattern: error.pointee.code))
+            if error.pointee.domain == g_file_error_quark() && nothing { return .missing }
+            return .failed(String(cString: error.pointee.message))
+        }
+        defer { g_free(contents) }
+        return .bytes(contents.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) })
+    }
+
+    /// Moves a file that cannot be used out of the way (`PATH.corrupt-YYYYMMDD-HHMMSS`, a number
+    /// added if that is taken) and says so; if it cannot be moved, says that and leaves it alone.
+    private func setAside(_ path: String, what: String, problem: String) {
+        let aside = Self.asidePath(for: path)
+        if rename(path, aside) == 0 {
+            report("quire run: \(what) \(path) cannot be used (\(problem)); moved it to \(aside) and started without it")
+        } else {
+            let reason = String(cString: strerror(errno))
+            untouchable.insert(path)
+            report(
+                "quire run: \(what) \(path) cannot be used (\(problem)), and it cannot be moved to \(aside) (\(reason)); "
+                    + "it is left as it is and not written in this run")
+        }
+    }
+
+    /// `PATH.corrupt-YYYYMMDD-HHMMSS` in local time; `-2`, `-3`, … after it when taken.
+    static func asidePath(for path: String) -> String {
+        let now = g_date_time_new_now_local()
+        defer { g_date_time_unref(now) }
+        let stamp = g_date_time_format(now, "%Y%m%d-%H%M%S").map { text in
+            defer { g_free(text) }
+            return String(cString: text)
+        } ?? "0"
+        let base = "\(path).corrupt-\(stamp)"
+        var candidate = base
+        var number = 2
+        while access(candidate, F_OK) == 0 {
+            candidate = "\(base)-\(number)"
+            number += 1
+        }
+        return candidate
+    }
+
+    /// Writes atomically (a temporary file renamed over the target). `durable` also waits for the
+    /// disk before the rename (`g_file_set_contents`); without it the write survives the process
+    /// being killed but not necessarily a power cut.
+    private func write(_ text: String, to path: String, folder: String, durable: Bool = true) -> String? {
+        if untouchable.contains(path) { return nil }
+        guard g_mkdir_with_parents(folder, 0o700) == 0 else { return "cannot create the folder \(folder): \(String(cString: strerror(errno)))" }
+        var error: UnsafeMutablePointer<GError>?
+        let flags = durable ? GFileSetContentsFlags(rawValue: G_FILE_SET_CONTENTS_CONSISTENT.rawValue | G_FILE_SET_CONTENTS_DURABLE.rawValue | G_FILE_SET_CONTENTS_ONLY_EXISTING.rawValue) : G_FILE_SET_CONTENTS_CONSISTENT
+        let ok = text.withCString { g_file_set_contents_full(path, $0, -1, flags, 0o600, &error) }
         if ok != 0 { return nil }
-        defer { g_error_free(error) }
+        defer { if let error { g_error_free(error) } }
         return error.map { String(cString: $0.pointee.message) } ?? "cannot write \(path)"
+    }
+}
+
+/// Says that saves fail once, not at every event: the first failure is reported, the next ones
+/// only after a save has succeeded in between.
+struct FailureReport {
+    private(set) var failing = false
+
+    /// The message to print for this save's result, if any.
+    mutating func note(_ problem: String?, _ message: (String) -> String) -> String? {
+        guard let problem else {
+            failing = false
+            return nil
+        }
+        if failing { return nil }
+        failing = true
+        return message(problem)
     }
 }

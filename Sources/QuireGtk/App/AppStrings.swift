@@ -13,5 +13,11 @@ struct AppStrings: Sendable {
     var reset: String { japanese ? "リセット" : "Reset" }
     var runAgain: String { japanese ? "ウォークスルーをもう一度" : "Run the walkthrough again" }
     var yourSettings: String { japanese ? "設定" : "Your settings" }
+    var preferences: String { japanese ? "環境設定" : "Preferences" }
+    var editPreferences: String { japanese ? "設定を変更…" : "Preferences…" }
+    var noPreferences: String { japanese ? "ここで変更できる設定はありません。" : "There are no settings to change here." }
+    var otherSettingsHint: String {
+        japanese ? "ほかの設定は、ウォークスルーをもう一度行うと変更できます。" : "To change the other settings, run the walkthrough again."
+    }
     func remaining(_ time: String) -> String { japanese ? "残り \(time)" : "\(time) remaining" }
 }

@@ -1,3 +1,5 @@
+import QuireCore
+
 /// The main window's focus timer (the seeds' countdown with start / pause / reset and an `mm:ss`
 /// display): a value changed only by its methods, time given to it as milliseconds (`advance`),
 /// so it is tested without a clock. The app feeds it once a second while it runs.
@@ -11,6 +13,27 @@ public struct FocusTimer: Sendable, Equatable {
     public init(duration: Int) {
         self.duration = max(0, duration)
         remainingMs = Double(self.duration) * 1000
+    }
+
+    /// A timer as it was: `remainingMs` is kept within `0...duration`, and a timer with nothing
+    /// left does not run.
+    public init(duration: Int, remainingMs: Double, isRunning: Bool) {
+        self.init(duration: duration)
+        self.remainingMs = remainingMs.isFinite ? min(max(0, remainingMs), Double(self.duration) * 1000) : self.remainingMs
+        self.isRunning = isRunning && self.remainingMs > 0
+    }
+
+    /// A new length (the settings changed): a timer at its full length shows the new one; one
+    /// that was started (running or paused part-way) goes on, and Reset brings the new length.
+    public mutating func setDuration(_ seconds: Int) {
+        let atFullLength = !canReset
+        duration = max(0, seconds)
+        if atFullLength {
+            remainingMs = Double(duration) * 1000
+        } else {
+            remainingMs = min(remainingMs, Double(duration) * 1000)
+            if remainingMs == 0 { isRunning = false }
+        }
     }
 
     /// Seconds left, rounded up (a timer showing 0:00 is done).
@@ -51,5 +74,57 @@ public struct FocusTimer: Sendable, Equatable {
         let secs = seconds % 60
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(secs))" : "\(two(minutes)):\(two(secs))"
+    }
+}
+
+extension FocusTimer {
+    /// The timer as saved between runs (`quire.timer/1`): its length, what was left and whether it
+    /// ran, at a wall-clock time (µs since the epoch). A running timer resumes from the wall clock:
+    /// the time the app was closed counts, as it would for a kitchen timer.
+    public struct Saved: Sendable, Equatable {
+        public var duration: Int
+        public var remainingMs: Double
+        public var isRunning: Bool
+        /// Wall-clock time of the save, µs since the Unix epoch (`g_get_real_time`).
+        public var savedAt: Int64
+
+        public init(_ timer: FocusTimer, at now: Int64) {
+            duration = timer.duration
+            remainingMs = timer.remainingMs
+            isRunning = timer.isRunning
+            savedAt = now
+        }
+
+        /// The timer at `now`: a running one has lost the time since it was saved (none if the
+        /// clock went back) and stops at zero.
+        public func resumed(at now: Int64) -> FocusTimer {
+            var remaining = remainingMs
+            if isRunning { remaining -= Double(max(0, now - savedAt)) / 1000 }
+            return FocusTimer(duration: duration, remainingMs: remaining, isRunning: isRunning)
+        }
+
+        public var json: JSONValue {
+            var object = JSONObject()
+            object.append("format", "quire.timer/1")
+            object.append("duration", .number(Double(duration)))
+            object.append("remainingMs", .number(remainingMs))
+            object.append("running", .bool(isRunning))
+            object.append("savedAt", .number(Double(savedAt)))
+            return .object(object)
+        }
+
+        /// Reads a saved timer; nil when it is not one (another format or version, a missing or
+        /// mistyped key, numbers out of range).
+        public init?(json: JSONValue) {
+            guard json["format"] == .string("quire.timer/1"), let duration = json["duration"]?.intValue, duration >= 0,
+                duration <= 366 * 86_400, let remaining = json["remainingMs"]?.numberValue, remaining.isFinite, remaining >= 0,
+                let running = json["running"]?.boolValue, let savedAt = json["savedAt"]?.numberValue, savedAt.isFinite,
+                abs(savedAt) < 9e15
+            else { return nil }
+            self.duration = duration
+            remainingMs = remaining
+            isRunning = running
+            self.savedAt = Int64(savedAt)
+        }
     }
 }

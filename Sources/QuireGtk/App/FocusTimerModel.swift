@@ -19,9 +19,19 @@ final class FocusTimerModel {
     private var lastTime: Int = 0
     /// Called after every change (the app updates its actions' enabled state).
     var onChange: ((FocusTimer) -> Void)?
+    /// Called after a change of state worth keeping across runs — started, paused, reset, a new
+    /// length, run out — but not for the seconds ticking away (a running timer is resumed from the
+    /// wall clock).
+    var onStateChange: ((FocusTimer) -> Void)?
 
     init(duration: Int) {
         timer = FocusTimer(duration: duration)
+    }
+
+    /// A timer as it was saved (it goes on ticking if it was running).
+    init(_ timer: FocusTimer) {
+        self.timer = timer
+        updateClock()
     }
 
     deinit {
@@ -37,6 +47,7 @@ final class FocusTimerModel {
 
     func toggle() { change { $0.toggle() } }
     func reset() { change { $0.reset() } }
+    func setDuration(_ seconds: Int) { change { $0.setDuration(seconds) } }
 
     /// Time passed (tests call it directly; the timeout calls it once a second).
     func advance(milliseconds: Double) { change { $0.advance(milliseconds: milliseconds) } }
@@ -49,6 +60,8 @@ final class FocusTimerModel {
         views.removeAll { $0.view == nil }
         for entry in views { entry.view?.show(timer) }
         onChange?(timer)
+        // A tick only counts down; it is a state change when it stops the timer.
+        if updatingClock || timer.isRunning != before.isRunning { onStateChange?(timer) }
     }
 
     private func updateClock() {

@@ -4,8 +4,8 @@ import QuireCore
 
 /// The main window's content, opened once the walkthrough is finished: the focus timer (its
 /// remaining time, Start/Pause and Reset, bound to the app's actions so both views of the timer
-/// enable and disable together), the settings the walkthrough chose, and a button that runs the
-/// walkthrough again.
+/// enable and disable together), the settings, a button that opens the preferences and one that
+/// runs the walkthrough again.
 @MainActor
 final class MainView: FocusTimerView {
     let root = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
@@ -59,11 +59,19 @@ final class MainView: FocusTimerView {
             line.append(valueLabel)
             root.append(line)
         }
+        let buttons = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
+        buttons.halign = GTK_ALIGN_CENTER
+        buttons.setMargins(top: 12)
+        let edit = Button(label: strings.editPreferences)
+        edit.addCSSClass("flat")
+        edit.setAccessibleLabel(strings.preferences)
+        gtk_actionable_set_action_name(OpaquePointer(edit.widget), "app.preferences")
+        buttons.append(edit)
         let again = Button(label: strings.runAgain)
         again.addCSSClass("flat")
         gtk_actionable_set_action_name(OpaquePointer(again.widget), "app.walkthrough")
-        again.setMargins(top: 12)
-        root.append(again)
+        buttons.append(again)
+        root.append(buttons)
         timer.attach(self)
     }
 

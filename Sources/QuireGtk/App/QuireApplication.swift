@@ -25,6 +25,15 @@ public final class QuireApplication {
         /// After the first frame, move forward this many pages (each once the last settled), then
         /// quit: a paging workload for the frame statistics.
         public var pageThrough = 0
+        /// After the first frame, perform these events through the walkthrough's widgets, one at
+        /// a time once the pages have settled, printing `event N` to standard output after the
+        /// N-th is handled (and saved) — the crash test kills the app between them (`--drive`).
+        public var drive: [Event]?
+        /// Print the walkthrough's state (settled) as `state JSON` once the first frame is drawn
+        /// (`--print-state`, with `--exit-after-first-frame` for the crash test's relaunches).
+        public var printState = false
+        /// Measure each autosave and print their distribution on exit (`QUIRE_SAVE_STATS=1`).
+        public var saveStats = false
         public init() {}
     }
 
@@ -59,6 +68,15 @@ public final class QuireApplication {
     private var pagingTimer: GLibTimeout?
     private var recorder: SessionRecorder?
     private var recordError: String?
+    private var saveTimes: [Double] = []
+    /// Events the walkthrough's session has heard (from its widgets or sent directly).
+    private var eventsHeard = 0
+    private var autosaveReport = FailureReport()
+    private var driveTimer: GLibTimeout?
+    private var preferences: PreferencesView?
+    /// The settings the main window shows (and the preferences edit).
+    private var settingValues = JSONObject()
+    private var settingsOutcome = Outcome.finished
 
     private let storage: AppStorage
 
@@ -98,6 +116,7 @@ public final class QuireApplication {
         let status = g_application_run(quire_g_application(app.pointer), 0, nil)
         saveRecording()
         if options.frameStats { printError(FrameStatistics(frameWork).summary) }
+        if options.saveStats { printError(FrameStatistics(saveTimes).summary(named: "autosave", counting: "saves")) }
         if options.measureStart != nil, let peak = peakResidentMiB() { printLine("peak-rss-mib \((peak * 10).rounded() / 10)") }
         if let recordError {
             printError("quire run: cannot write the recording: \(recordError)")
@@ -132,7 +151,9 @@ public final class QuireApplication {
         }
         addAction("timer-toggle", accelerators: ["<Control>t"]) { [weak self] in self?.timer?.toggle() }
         addAction("timer-reset", accelerators: ["<Control><Shift>t"]) { [weak self] in self?.timer?.reset() }
+        addAction("preferences", accelerators: ["<Control>comma"]) { [weak self] in self?.showPreferences() }
         updateTimerActions()
+        setEnabled("preferences", false)
     }
 
     /// The timer's actions follow its state, so every button bound to them (the main view's and
@@ -172,12 +193,12 @@ public final class QuireApplication {
         self.header = header
         gtk_window_set_titlebar(gtkWindow, header.widget)
         window.on("destroy") { [weak self] in self?.windowClosed() }
-        // First launch: the walkthrough (resumed where it was left); once it was finished, the
-        // main window. A recording always starts a new walkthrough (a script starts from a flow).
-        if options.record == nil, let settings = storage.settings(), settings.outcome == Outcome.finished.rawValue,
-            case .object(let values) = settings.values
-        {
-            showMain(values)
+        // First launch: the walkthrough (resumed where it was left); once it was finished or
+        // cancelled (settings saved), the main window. A recording always starts a new
+        // walkthrough (a script starts from a flow).
+        if options.record == nil, let settings = storage.settings() {
+            settingsOutcome = Outcome(rawValue: settings.outcome) ?? .finished
+            showMain(settings.values)
         } else {
             showWalkthrough(resume: options.record == nil)
         }
@@ -185,6 +206,12 @@ public final class QuireApplication {
         if options.exitAfterFirstFrame {
             // Through the main queue on purpose: see `Options.exitAfterFirstFrame`.
             afterFirstFrame(window) { [weak self] in Task { @MainActor in self?.quit() } }
+        }
+        if options.printState {
+            afterFirstFrame(window) { [weak self] in self?.printState() }
+        }
+        if let events = options.drive {
+            afterFirstFrame(window) { [weak self] in self?.drive(events) }
         }
         if options.pageThrough > 0 {
             let moves = options.pageThrough
@@ -215,33 +242,58 @@ public final class QuireApplication {
         recordedSession = session
         host.onEvent = { [weak self, weak host] event, notifications in
             guard let self, let host else { return }
+            self.eventsHeard += 1
             if let recorder {
                 recorder.record(event, in: host.session)
                 self.recordedSession = host.session
             }
-            // Autosave after every user event and every finished page move (not every frame), once
-            // the loop is idle: the write never lands inside an animation frame.
+            // Autosave after every user event and every finished page move (not every frame), at
+            // once: the event's result is on disk before it is drawn, so a kill loses nothing the
+            // user saw. (A completing event is not saved: completion removes the file.)
             let settled = notifications.contains { if case .pageDidChange = $0 { return true } else { return false } }
-            if host.session.completed == nil && (!event.isClock || settled) { self.scheduleSave() }
+            if host.session.completed == nil && (!event.isClock || settled) { self.autosave(host.session) }
         }
         walkthrough = view
         mainView = nil
+        preferences?.close()
+        setEnabled("preferences", false)
         setTimer(nil)
         if options.frameStats { view.onFrameWork = { [weak self] microseconds in self?.frameWork.append(microseconds) } }
         gtk_window_set_child(quire_window(window.pointer), view.root.widget)
         gtk_window_set_title(quire_window(window.pointer), session.chrome.title ?? flow.id)
     }
 
-    private func showMain(_ values: JSONObject) {
-        guard let window else { return }
-        // The timer runs for the walkthrough's duration: its first duration field's value.
-        let seconds = flow.fields.lazy.compactMap { field -> Int? in
+    /// The focus timer's length for some settings: the first duration field's value.
+    private func timerDuration(_ values: JSONObject) -> Int {
+        flow.fields.lazy.compactMap { field -> Int? in
             guard case .duration = field.kind, case .number(let value)? = values[field.id] else { return nil }
             return Int(value)
         }.first ?? 0
-        let model = FocusTimerModel(duration: seconds)
+    }
+
+    private func showMain(_ values: JSONObject) {
+        guard window != nil else { return }
+        settingValues = values
+        // The timer runs for the walkthrough's duration, resumed as it was left (a running one
+        // has gone on counting down meanwhile).
+        let seconds = timerDuration(values)
+        let model: FocusTimerModel
+        if let saved = storage.timer(now: Int64(g_get_real_time())) {
+            model = FocusTimerModel(saved)
+            if saved.duration != seconds { model.setDuration(seconds) }
+        } else {
+            model = FocusTimerModel(duration: seconds)
+        }
         setTimer(model)
-        let view = MainView(flow: flow, locale: locale, values: values, timer: model)
+        model.onStateChange = { [weak self] timer in self?.saveTimer(timer) }
+        setEnabled("preferences", true)
+        showMainView()
+    }
+
+    /// (Re)builds the main window's content from the settings and the timer.
+    private func showMainView() {
+        guard let window, let model = timer else { return }
+        let view = MainView(flow: flow, locale: locale, values: settingValues, timer: model)
         mainView = view
         gtk_window_set_child(quire_window(window.pointer), view.root.widget)
         gtk_window_set_title(quire_window(window.pointer), Session(flow: flow, locale: locale).chrome.title ?? flow.id)
@@ -263,39 +315,92 @@ public final class QuireApplication {
         updateTimerActions()
     }
 
+    /// The walkthrough completed. Finished: its values become the settings. Cancelled (a
+    /// **Decision**, as a cancelled modal sheet changes nothing): the settings from before stay;
+    /// on a first run, with none before, the flow's defaults become the settings, so the app opens
+    /// its main window rather than the walkthrough again. Either way the autosave goes.
     private func completed(_ completion: Completion) {
         guard let session = walkthrough?.host.session else { return }
         recordedSession = session
         saveRecording()
-        pendingSave = nil
         storage.forgetSession()
-        if let problem = storage.saveSettings(completion) { printError("quire run: cannot save the settings: \(problem)") }
+        var values = completion.values
+        if completion.outcome == .finished {
+            settingsOutcome = .finished
+            if let problem = storage.saveSettings(outcome: .finished, values: values) { printError("quire run: cannot save the settings: \(problem)") }
+        } else if let previous = storage.settings() {
+            values = previous.values
+        } else {
+            values = Self.defaults(of: flow)
+            settingsOutcome = .cancelled
+            if let problem = storage.saveSettings(outcome: .cancelled, values: values) {
+                printError("quire run: cannot save the settings: \(problem)")
+            }
+        }
         // Keep the walkthrough alive until this event has finished rendering.
         let done = walkthrough
-        if completion.outcome == .finished {
-            showMain(completion.values)
-        } else {
-            quit()
-        }
+        showMain(values)
         walkthrough = nil
         _ = done
     }
 
-    private var pendingSave: MainLoop.IdleCall?
+    /// What a walkthrough left as it started holds: each field's default (the values a fresh
+    /// session is cancelled with).
+    static func defaults(of flow: Flow) -> JSONObject {
+        var fresh = Session(flow: flow)
+        _ = fresh.send(.tap(.button(.cancel)))
+        return fresh.completed?.values ?? JSONObject()
+    }
 
-    private func scheduleSave() {
-        guard pendingSave == nil else { return }
-        pendingSave = MainLoop.idle { [weak self] in
-            guard let self else { return }
-            self.pendingSave = nil
-            if let session = self.walkthrough?.host.session, session.completed == nil { self.storage.save(session) }
+    /// Saves the walkthrough now; a failure is reported once (again only after a save worked).
+    private func autosave(_ session: Session) {
+        let start = options.saveStats ? g_get_monotonic_time() : 0
+        let problem = storage.save(session)
+        if options.saveStats { saveTimes.append(Double(g_get_monotonic_time() - start)) }
+        let path = storage.sessionPath
+        if let message = autosaveReport.note(problem, { problem in
+            "quire run: cannot save the walkthrough in progress to \(path): \(problem); the last save is kept "
+                + "(said once, until a save works again)"
+        }) {
+            printError(message)
         }
     }
 
-    /// The window is going: the walkthrough in progress is saved as it stands.
+    private func saveTimer(_ timer: FocusTimer) {
+        if let problem = storage.saveTimer(timer, now: Int64(g_get_real_time())) {
+            printError("quire run: cannot save the focus timer to \(storage.timerPath): \(problem)")
+        }
+    }
+
+    /// The preferences window over the main window (`app.preferences`).
+    private func showPreferences() {
+        guard let window, mainView != nil else { return }
+        if let preferences {
+            preferences.present()
+            return
+        }
+        let view = PreferencesView(flow: flow, locale: locale, values: settingValues, parent: quire_window(window.pointer))
+        view.onChange = { [weak self] field, seconds in self?.settingChanged(field, seconds) }
+        view.window.on("destroy") { [weak self] in self?.preferences = nil }
+        preferences = view
+        view.present()
+    }
+
+    /// A setting changed in the preferences: saved at once (atomically), shown in the main
+    /// window, and the timer told its new length.
+    private func settingChanged(_ field: String, _ seconds: Int) {
+        settingValues[field] = .number(Double(seconds))
+        if let problem = storage.saveSettings(outcome: settingsOutcome, values: settingValues) {
+            printError("quire run: cannot save the settings: \(problem)")
+        }
+        timer?.setDuration(timerDuration(settingValues))
+        showMainView()
+    }
+
+    /// The window is going: the walkthrough in progress is saved as it stands, and the timer.
     private func windowClosed() {
-        pendingSave = nil
-        if let session = walkthrough?.host.session, session.completed == nil { storage.save(session) }
+        if let session = walkthrough?.host.session, session.completed == nil { autosave(session) }
+        if let timer = timer?.timer { saveTimer(timer) }
         window = nil
     }
 
@@ -336,6 +441,38 @@ public final class QuireApplication {
         guard let t0 = options.measureStart else { return }
         let ms = Double(g_get_monotonic_time() - t0) / 1000
         printLine("first-frame-ms \((ms * 10).rounded() / 10)")
+    }
+
+    /// `--print-state`: the walkthrough's state, its page move settled, as one line of JSON.
+    private func printState() {
+        guard var session = walkthrough?.host.session else {
+            printLine("state null")
+            return
+        }
+        _ = session.send(.settle)
+        printLine("state " + JSONWriter.string(session.state))
+    }
+
+    /// `--drive`: the events through the widgets, each once the pages have settled; `event N` is
+    /// printed once the N-th has been handled (and so saved; its drawing follows); then it quits.
+    private func drive(_ events: [Event]) {
+        var next = 0
+        driveTimer = GLibTimeout(milliseconds: 5) { [weak self] in
+            guard let self, let view = self.walkthrough else { return false }
+            if view.host.session.pager.needsClock { return true }
+            guard next < events.count else {
+                printLine("drive done")
+                self.quit()
+                return false
+            }
+            let event = events[next]
+            next += 1
+            // What no widget could do goes to the session directly, as in a replay.
+            let heard = self.eventsHeard
+            if !view.perform(event) || self.eventsHeard == heard { view.host.send(event) }
+            printLine("event \(next)")
+            return true
+        }
     }
 
     /// `--page-through N`: N moves forward, each once the last has settled, driven by the real
@@ -431,8 +568,10 @@ struct FrameStatistics {
     }
 
     /// "frame work: 31 frames, p50 42 µs, p99 180 µs, max 180 µs"
-    var summary: String {
+    var summary: String { summary(named: "frame work", counting: "frames") }
+
+    func summary(named name: String, counting: String) -> String {
         func µs(_ value: Double) -> String { "\(Int(value.rounded())) µs" }
-        return "frame work: \(samples.count) frames, p50 \(µs(percentile(50))), p99 \(µs(percentile(99))), max \(µs(samples.last ?? 0))"
+        return "\(name): \(samples.count) \(counting), p50 \(µs(percentile(50))), p99 \(µs(percentile(99))), max \(µs(samples.last ?? 0))"
     }
 }

@@ -2,11 +2,14 @@ import CGtk
 import QuireCore
 
 /// The chrome around the pages: Back, Skip and Next/Finish buttons with the page indicator
-/// between them, and the flow's progress bar. Buttons keep their places (a disabled one is
-/// greyed, Next and Finish share one slot), so the layout never jumps as pages change.
+/// between them, the flow's progress bar, and Cancel above the pages at the start (where a modal
+/// sheet's navigation bar has it). Buttons keep their places (a disabled one is greyed, Next and
+/// Finish share one slot), so the layout never jumps as pages change.
 @MainActor
 final class ChromeView: SessionView {
     let bar = CenterBox()
+    /// The row above the pages that holds Cancel.
+    let top = Box(GTK_ORIENTATION_HORIZONTAL)
     let progress = ProgressBar()
     let indicator: PageIndicatorView
     private weak var host: SessionHost?
@@ -14,6 +17,7 @@ final class ChromeView: SessionView {
     private let skip = Button(label: "Skip")
     private let next = Button(label: "Next")
     private let finish = Button(label: "Finish")
+    private let cancel = Button(label: "Cancel")
     private let trailing = Stack()
 
     init(host: SessionHost) {
@@ -22,14 +26,14 @@ final class ChromeView: SessionView {
         bar.addCSSClass("quire-chrome")
         bar.setMargins(top: 8, bottom: 12, start: 12, end: 12)
         progress.addCSSClass("quire-progress")
-        for (button, title) in [(back, "Back"), (skip, "Skip"), (next, "Next"), (finish, "Finish")] {
+        for (button, title) in [(back, "Back"), (skip, "Skip"), (next, "Next"), (finish, "Finish"), (cancel, "Cancel")] {
             button.setAccessibleLabel(title)
         }
         progress.valign = GTK_ALIGN_START
         progress.hexpand = true
         progress.canTarget = false
         progress.setAccessibleLabel("Progress")
-        for (button, target) in [(back, TapTarget.Button.back), (skip, .skip), (next, .next), (finish, .finish)] {
+        for (button, target) in [(back, TapTarget.Button.back), (skip, .skip), (next, .next), (finish, .finish), (cancel, .cancel)] {
             // Clicking a button leaves the keyboard focus where it was (the pages' keys go on working).
             button.focusOnClick = false
             button.onClicked { [weak self] in self?.host?.send(.tap(.button(target))) }
@@ -37,6 +41,11 @@ final class ChromeView: SessionView {
         next.addCSSClass("suggested-action")
         finish.addCSSClass("suggested-action")
         skip.addCSSClass("flat")
+        cancel.addCSSClass("flat")
+        cancel.setAccessibleDescription("Leave the walkthrough")
+        top.addCSSClass("quire-top")
+        top.setMargins(top: 8, start: 12, end: 12)
+        top.append(cancel)
         trailing.add(next, name: "next")
         trailing.add(finish, name: "finish")
         let end = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
@@ -57,7 +66,7 @@ final class ChromeView: SessionView {
         case .skip: return skip
         case .next: return trailing.visibleName == "next" ? next : nil
         case .finish: return trailing.visibleName == "finish" ? finish : nil
-        case .cancel: return nil
+        case .cancel: return cancel
         }
     }
     /// "next" or "finish": which of the two shares the trailing slot now.
@@ -72,7 +81,7 @@ final class ChromeView: SessionView {
             case .skip: button = skip
             case .next: button = next
             case .finish: button = finish
-            case .cancel: continue
+            case .cancel: button = cancel
             }
             if button.label != presentation.title {
                 button.label = presentation.title

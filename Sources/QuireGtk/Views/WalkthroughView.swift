@@ -2,7 +2,7 @@ import CGtk
 import CGtkShim
 import QuireCore
 
-/// A whole walkthrough in a window: the pager with the chrome below it, the progress bar and the
+/// A whole walkthrough in a window: Cancel above the pager, the chrome below it, the progress bar and the
 /// input panel overlaid (so neither moves the pages), the keys of CONTRACT §2, and the session's
 /// first responder mirrored into GTK's keyboard focus.
 ///
@@ -34,6 +34,7 @@ public final class WalkthroughView: SessionView {
         input = InputPanelView(host: host)
         root.addCSSClass("quire-walkthrough")
         root.setAccessibleLabel(host.session.chrome.title ?? host.session.flow.id)
+        column.append(chrome.top)
         column.append(pager.root)
         inset.setChild(insetSpace)
         inset.canTarget = false

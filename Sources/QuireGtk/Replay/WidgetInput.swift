@@ -1,0 +1,90 @@
+import CGtk
+import CGtkShim
+import QuireCore
+
+extension WalkthroughView {
+    /// Performs the user's input for `event` on the widgets (a click, a key press, text into
+    /// the focused entry, a wheel turned, a drag); false when no widget can.
+    func perform(_ event: Event) -> Bool {
+        let session = host.session
+        switch event {
+        case .tap(let target):
+            switch target {
+            case .field(let id):
+                guard let row = pager.row(for: id, onPage: session.currentIndex), session.transition == nil else {
+                    return false
+                }
+                return row.activate()
+            case .background:
+                pager.clickBackground()
+                return true
+            case .indicatorLeft, .indicatorRight, .indicatorPage:
+                guard let x = chrome.indicator.clickX(for: target) else { return false }
+                chrome.indicator.clicked(x: x)
+                return true
+            case .button(let button):
+                guard let widget = chrome.button(button), widget.isSensitive else { return false }
+                quire_signal_emit(widget.pointer, "clicked")
+                return true
+            case .accessory(let item):
+                guard session.chrome.input != nil, let widget = input.accessory.button(for: item), widget.isSensitive else {
+                    return false
+                }
+                quire_signal_emit(widget.pointer, "clicked")
+                return true
+            }
+        case .key(let key):
+            let name = key == .shiftTab ? "ISO_Left_Tab" : key.rawValue
+            let modifiers = key == .shiftTab ? GDK_SHIFT_MASK : GdkModifierType(0)
+            _ = press(name, modifiers)
+            return true
+        case .type(let text):
+            guard let field = session.focusedField, let row = pager.row(for: field, onPage: session.currentIndex) else {
+                return false
+            }
+            return row.typeIntoEntry(text)
+        case .spin(let component, let steps):
+            guard session.chrome.input?.view == .durationPicker, let wheel = input.wheels.wheel(component) else { return false }
+            wheel.spin(steps)
+            return true
+        case .select(let option):
+            guard session.chrome.input?.view == .choiceList, let button = input.choices.button(for: option) else {
+                return false
+            }
+            quire_signal_emit(button.pointer, "clicked")
+            return true
+        // One pointer: a drag begins (or a swipe happens) only when none is under way, and
+        // only a drag under way moves or ends.
+        case .dragBegin:
+            guard !session.pager.isDragging else { return false }
+            pager.beginDrag()
+            return true
+        case .dragUpdate(let dx):
+            guard session.pager.isDragging else { return false }
+            pager.moveDrag(dx: dx, time: 0)
+            return true
+        case .dragEnd(let vx):
+            guard session.pager.isDragging else { return false }
+            pager.endDrag(vx: vx)
+            return true
+        case .swipe(let dx, let vx):
+            guard !session.pager.isDragging else { return false }
+            swipe(dx: dx, vx: vx)
+            return true
+        case .swipePage(let forward):
+            guard !session.pager.isDragging else { return false }
+            let width = session.viewportWidth
+            let velocity = 2 * session.flow.paging.flingVelocity
+            swipe(dx: forward ? -width : width, vx: forward ? -velocity : velocity)
+            return true
+        case .tick, .settle:
+            return false
+        }
+    }
+
+    private func swipe(dx: Double, vx: Double) {
+        pager.beginDrag()
+        pager.moveDrag(dx: dx, time: 0)
+        pager.endDrag(vx: vx)
+    }
+}
