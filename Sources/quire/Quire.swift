@@ -72,8 +72,21 @@ struct Check: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing for valid flows.")
     var quiet = false
 
+    @Option(
+        name: .customLong("max-bytes"),
+        help: "The largest flow file read, in bytes (default: \(JSONLimits.default.documentBytes), 16 MiB).")
+    var maxBytes: Int?
+
     func validate() throws {
         if flows.isEmpty { throw ValidationError("give at least one flow file or folder") }
+        if let maxBytes, maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1 (got \(maxBytes))") }
+    }
+
+    /// The caps documents are read with: the defaults, with `--max-bytes` as the document size.
+    var limits: JSONLimits {
+        var limits = JSONLimits.default
+        if let maxBytes { limits.documentBytes = maxBytes }
+        return limits
     }
 
     enum Outcome {
@@ -133,12 +146,12 @@ struct Check: ParsableCommand {
     func check(_ path: String, named: Bool) -> Outcome {
         let bytes: [UInt8]
         do {
-            bytes = try Flow.readDocument(path)
+            bytes = try Flow.readDocument(path, limits: limits)
         } catch {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
             return .rejected
         }
-        if let value = try? DocumentReader.parse(file: path, bytes: bytes).0, case .object(let object) = value {
+        if let value = try? DocumentReader.parse(file: path, bytes: bytes, limits: limits).0, case .object(let object) = value {
             switch object["format"] {
             case .string(let format)? where format.hasPrefix("quire.session/") && object["pages"] == nil:
                 // (With pages, it is a flow with the wrong format, and is checked as one.)
@@ -156,7 +169,7 @@ struct Check: ParsableCommand {
             }
         }
         do {
-            let flow = try Flow.load(bytes: bytes, file: path, folder: Flow.folder(ofFile: path))
+            let flow = try Flow.load(bytes: bytes, file: path, folder: Flow.folder(ofFile: path), limits: limits)
             if !quiet {
                 let pages = flow.pages.count == 1 ? "1 page" : "\(flow.pages.count) pages"
                 let fields = flow.fields.count == 1 ? "1 field" : "\(flow.fields.count) fields"

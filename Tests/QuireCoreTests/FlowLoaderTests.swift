@@ -94,3 +94,37 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         }
     }
 }
+
+/// Language tags are checked over their bytes; the shapes accepted and refused, against the
+/// reading by subtags and characters it replaced.
+@Suite struct LanguageTagTests {
+    static func bySubtags(_ tag: String) -> Bool {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        let rest = { (parts: ArraySlice<Substring>) in
+            parts.allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        }
+        if parts.count > 1, parts[0].lowercased() == "x" { return rest(parts.dropFirst()) }
+        guard let first = parts.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            return false
+        }
+        return rest(parts.dropFirst())
+    }
+
+    @Test func shapes() {
+        for tag in ["en", "ja-JP", "zh-Hant-TW", "x-klingon", "X-a-b", "de-1996", "abcdefgh", "en-abcdefgh", "EN-us"] {
+            #expect(FlowLoader.isLanguageTag(tag), "\(tag)")
+        }
+        for tag in ["", "e", "x", "x-", "-en", "en-", "en--us", "en_US", "abcdefghi", "en-abcdefghi", "e1", "1en", "en-ü", "日本", "en US", "en-@", "en-[", "en-`", "en-{", "en-/", "en-:"] {
+            #expect(!FlowLoader.isLanguageTag(tag), "\(tag)")
+        }
+    }
+
+    @Test func agreesWithTheReadingBySubtags() {
+        var random = SplitMix64(seed: 9)
+        let alphabet = Array("aZx-X0-9-é@[`{/:_ -")
+        for _ in 0..<20_000 {
+            let tag = String((0..<random.below(12)).map { _ in alphabet[random.below(alphabet.count)] })
+            #expect(FlowLoader.isLanguageTag(tag) == Self.bySubtags(tag), "\(tag)")
+        }
+    }
+}

@@ -169,11 +169,10 @@ import Testing
     @Test func didYouMeanOnAHugeWordCostsNoMoreThanOnAShortOne() {
         let huge = String(repeating: "x", count: 65_000)
         let candidates = (0..<50).map { "candidate\($0)" } + [String(repeating: "x", count: 64_999)]
-        let started = ContinuousClock.now
-        for _ in 0..<200 { #expect(DocumentReader.closest(to: huge, in: candidates) == nil) }
-        // Comparing 65,000 characters with each candidate took 0.15 s per call (1.5 s in a debug
-        // build): 200 calls took minutes.
-        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(DocumentReader.closest(to: huge, in: candidates) == nil)
+        #expect(DocumentReader.closest(to: String(huge.prefix(64_999)), in: candidates) == nil)
+        // Comparing 65,000 characters with each candidate took 0.15 s per call; its time (bounded
+        // by the 128-byte cap on names) is a row of the benchmark suite.
     }
 
     @Test func aDocumentListsItsFirstHundredProblemsAndCountsTheRest() {
@@ -193,9 +192,7 @@ import Testing
     @Test func aFlowWithThousandsOfProblemsIsRejectedQuicklyWithACountedList() {
         let fields = (0..<5000).map { #"{"id": "f\#($0)", "kind": "text", "colour": 1}"# }.joined(separator: ",")
         let text = #"{"format": "quire.flow/1", "id": "x", "pages": [{"id": "p", "fields": [\#(fields)]}]}"#
-        let started = ContinuousClock.now
         let lines = problems(text)
-        #expect(ContinuousClock.now - started < .seconds(30))
         #expect(lines.count == 101)
         #expect(lines.last == "f.json: … and 4900 more problems (a file lists its first 100)")
     }

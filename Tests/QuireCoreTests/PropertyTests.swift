@@ -57,6 +57,9 @@ import Testing
         let index = after.currentIndex
         if !(0..<count).contains(index) { return "page index \(index) outside 0..<\(count)" }
         if !after.pageVisible[after.currentPage] { return "the current page is hidden" }
+        // The visible index is kept as pages turn and appear, not counted per event.
+        let counted = after.pageVisible[..<after.currentPage].filter { $0 }.count
+        if index != counted { return "current index \(index) kept, \(counted) counted" }
         if after.transition == nil && after.position != Double(index) {
             return "settled at position \(after.position), page \(index)"
         }

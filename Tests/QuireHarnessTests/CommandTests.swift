@@ -227,4 +227,17 @@ import Testing
         let good = try quire(["check", "flows/mini.json"])
         #expect(good.status == 0)
     }
+
+    /// `--max-bytes` sets the largest flow `quire check` reads (16 MiB by default).
+    @Test func checkReadsFlowsUpToMaxBytes() throws {
+        let size = try FileManager.default.attributesOfItem(atPath: fixtures.appendingPathComponent("flows/mini.json").path)[.size] as! Int
+        let over = try quire(["check", "--max-bytes", "\(size - 1)", "flows/mini.json"])
+        #expect(over.status == 2)
+        #expect(over.stderr.contains("flows/mini.json: the document is \(size) bytes; the limit is \(size - 1)"))
+        let exact = try quire(["check", "--max-bytes", "\(size)", "flows/mini.json"])
+        #expect(exact.status == 0)
+        let zero = try quire(["check", "--max-bytes", "0", "flows/mini.json"])
+        #expect(zero.status == 2)
+        #expect(zero.stderr.contains("--max-bytes must be at least 1 (got 0)"))
+    }
 }

@@ -233,15 +233,13 @@ import Testing
     @Test func anExpectEmittedOfFiftyThousandNamesIsLinear() {
         let window = [SessionNotification](repeating: .valueChanged(field: "a", value: 1), count: 50_000)
         let names = { (count: Int) in [EmittedPattern](repeating: EmittedPattern(name: "valueChanged", payload: nil), count: count) }
-        let started = ContinuousClock.now
-        // Trying every start costs 25,000 × 25,000 comparisons here (8–22 s); KMP costs 75,000.
+        // Trying every start costs 25,000 × 25,000 comparisons here; KMP costs 75,000 (its time
+        // is a row of the benchmark suite, Benchmarks/).
         #expect(!Runner.containsRun(window, names(25_000) + [EmittedPattern(name: "focusChanged", payload: nil)]))
         #expect(Runner.containsRun(window, names(49_999)))
         #expect(!Runner.containsRun(window, names(50_001)))
         // Payload patterns are checked where the names match.
         #expect(Runner.containsRun(window, names(20_000) + [pattern("valueChanged", ["field": "a"])]))
-        // (Generous, for a loaded machine: trying every start takes minutes in a debug build.)
-        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test func aScriptWithThousandsOfProblemsListsAHundredAndCountsTheRest() {
@@ -258,13 +256,13 @@ import Testing
     @Test func unknownNamesOfSixtyFiveThousandCharactersAreRejectedQuickly() {
         let key = String(repeating: "x", count: 65_000)
         let text = script(Self.textFlow, (0..<20).map { #"{"expect": {"\#(key)\#($0)": 1}}"# } + (0..<20).map { #"{"tap": "\#(key)\#($0)"}"# })
-        let started = ContinuousClock.now
         guard case .bad(let diagnostics) = load(text) else {
             Issue.record("expected bad input")
             return
         }
         #expect(diagnostics.count == 40)
-        // Each "did you mean" compared all 65,000 characters: over a second each in a debug build.
-        #expect(ContinuousClock.now - started < .seconds(15))
+        // No hint for a name too long to be a misspelling (each "did you mean" compared all 65,000
+        // characters before; the time is a row of the benchmark suite).
+        #expect(diagnostics.allSatisfy { !$0.message.contains("did you mean") })
     }
 }

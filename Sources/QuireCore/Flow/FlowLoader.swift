@@ -287,17 +287,33 @@ struct FlowLoader {
         }
     }
 
+    /// Whether `tag` has the shape of a BCP 47 tag: a primary subtag of 2–8 ASCII letters (or
+    /// `x`/`X` followed by private-use subtags), then `-`-separated subtags of 1–8 ASCII letters
+    /// and digits. Read over the UTF-8 bytes in place: a flow has a tag in every display string.
     static func isLanguageTag(_ tag: String) -> Bool {
-        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
-        if parts.count > 1, parts[0].lowercased() == "x" {
-            // A private-use tag such as x-klingon.
-            return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
-        }
-        guard let first = parts.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-            return false
-        }
-        return parts.dropFirst().allSatisfy { part in
-            (1...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        var tag = tag
+        return tag.withUTF8 { bytes in
+            let dash = UInt8(ascii: "-")
+            @inline(__always) func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+            @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+            var start = 0
+            var first = true
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == dash {
+                let length = end - start
+                if first {
+                    let privateUse = length == 1 && bytes[start] | 0x20 == UInt8(ascii: "x") && end < bytes.count
+                    if !privateUse {
+                        guard length >= 2 && length <= 8 else { return false }
+                        for at in start..<end where !isLetter(bytes[at]) { return false }
+                    }
+                    first = false
+                } else {
+                    guard length >= 1 && length <= 8 else { return false }
+                    for at in start..<end where !(isLetter(bytes[at]) || isDigit(bytes[at])) { return false }
+                }
+                start = end + 1
+            }
+            return true
         }
     }
 

@@ -158,6 +158,7 @@ extension Session: Derivation {
     mutating func storePageVisible(_ page: Int, _ visible: Bool) {
         pageVisible[page] = visible
         visiblePages.add(page, visible ? 1 : -1)
+        if page < currentPage { keptCurrentIndex += visible ? 1 : -1 }
     }
 
     mutating func storeFlags(_ field: Int, visible: Bool, enabled: Bool, required: Bool) {
@@ -189,6 +190,7 @@ extension Session: Derivation {
         }
         visiblePages = FenwickTree(flags: pageVisible)
         pagesWithErrors = FenwickTree(flags: pageErrorCount.map { $0 > 0 })
+        keptCurrentIndex = visiblePages.prefix(currentPage)
     }
 
     /// Sets a field's value for real. A first responder that became hidden or disabled resigns

@@ -115,16 +115,19 @@ extension Session {
 
     /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals.
     func dragNeighbour(from anchor: Double, _ direction: Int) -> DragNeighbour {
-        if draftChangesValue { return dragNeighbour(from: anchor, direction, in: Outlook(committingDraftOf: self)) }
-        return dragNeighbour(from: anchor, direction, in: self)
+        if draftChangesValue { return Self.dragNeighbour(from: anchor, direction, in: Outlook(committingDraftOf: self)) }
+        return Self.dragNeighbour(from: anchor, direction, in: self)
     }
 
-    func dragNeighbour(from anchor: Double, _ direction: Int, in answers: some Answers) -> DragNeighbour {
+    // (Static, with the session passed once as `answers`: passing `self` both as the method's
+    // receiver and as an argument made a copy of the whole session on every drag update.)
+    static func dragNeighbour(from anchor: Double, _ direction: Int, in answers: some Answers) -> DragNeighbour {
         let count = answers.visibleCount
         guard count > 1 else { return .none }
         let target = anchor.rounded() + Double(direction)
-        if !flow.paging.wrap && !(target >= 0 && target <= Double(count - 1)) { return .none }
-        if direction > 0 && flow.paging.gate == .valid {
+        let paging = answers.flow.paging
+        if !paging.wrap && !(target >= 0 && target <= Double(count - 1)) { return .none }
+        if direction > 0 && paging.gate == .valid {
             let page = answers.page(atVisible: Self.normalize(anchor, count: count))
             if answers.pageHasErrors(page) { return .held }
         }

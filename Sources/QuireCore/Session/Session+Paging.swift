@@ -10,7 +10,7 @@ extension Session {
     public var pageCount: Int { visiblePages.total }
 
     /// The visible index of the current page.
-    public var currentIndex: Int { visiblePages.prefix(currentPage) }
+    public var currentIndex: Int { keptCurrentIndex }
 
     /// The visible index a (possibly wrapped) position stands for, among the pages visible now.
     func normalize(_ position: Double) -> Int { Self.normalize(position, count: pageCount) }
@@ -196,8 +196,7 @@ extension Session {
         // the position does not jump when the band scales it again.
         let offset = position - anchor
         let open = offset == 0 || isOpen(dragNeighbour(from: anchor, offset > 0 ? 1 : -1))
-        motion = .dragging(Drag(anchor: anchor, start: anchor + Self.unband(offset, open: open), announced: motion?.announced))
-        updateDrag()
+        updateDrag(Drag(anchor: anchor, start: anchor + Self.unband(offset, open: open), announced: motion?.announced))
     }
 
     func isOpen(_ neighbour: DragNeighbour) -> Bool {
@@ -208,15 +207,15 @@ extension Session {
     mutating func dragUpdate(dx: Double, _ event: Event) {
         guard case .dragging(var drag) = motion else { return ignore(event, .noDrag) }
         drag.dx = dx
-        motion = .dragging(drag)
-        updateDrag()
+        updateDrag(drag)
     }
 
     /// The drag's offset in pages from its anchor, before any rubber band.
     func rawOffset(_ drag: Drag) -> Double { (drag.start - drag.anchor) - drag.dx / viewportWidth }
 
-    mutating func updateDrag() {
-        guard case .dragging(var drag) = motion else { return }
+    /// Moves the pager to where `drag` puts it and makes it the running motion.
+    mutating func updateDrag(_ update: Drag) {
+        var drag = update
         let raw = rawOffset(drag)
         let direction = raw > 0 ? 1 : -1
         let neighbour = raw == 0 ? DragNeighbour.none : dragNeighbour(from: drag.anchor, direction)
@@ -285,8 +284,7 @@ extension Session {
         dragBegin(event)
         guard case .dragging(var drag) = motion else { return }
         drag.dx = dx
-        motion = .dragging(drag)
-        updateDrag()
+        updateDrag(drag)
         dragEnd(vx: vx, event)
     }
 

@@ -30,7 +30,12 @@ public struct Session: Sendable, Equatable {
 
     // Paging.
     /// The page shown when settled (a flow page number, always visible).
-    var currentPage: Int
+    var currentPage: Int {
+        didSet { keptCurrentIndex = visiblePages.prefix(currentPage) }
+    }
+    /// The visible index of `currentPage`, kept as pages turn (above) and as pages before it
+    /// appear or hide (`storePageVisible`), so per-event reads do not walk the page tree.
+    var keptCurrentIndex = 0
     /// The continuous pager position in visible-page units (beyond the ends during wraps and rubber bands).
     var position: Double
     var motion: Motion?
@@ -67,6 +72,7 @@ public struct Session: Sendable, Equatable {
         autoAdvance = AutoAdvance(active: flow.paging.autoAdvanceMs > 0, elapsed: 0)
         rebuildDerived()
         currentPage = visiblePages.find(0)
+        keptCurrentIndex = 0
         position = 0
     }
 
@@ -81,7 +87,9 @@ public struct Session: Sendable, Equatable {
     /// Sends one event, writing notifications into `buffer` (cleared first). Reusing one buffer
     /// keeps a long replay free of per-event allocations.
     public mutating func send(_ event: Event, into buffer: inout [SessionNotification]) {
-        buffer.removeAll(keepingCapacity: true)
+        // Emptied element by element: `removeAll(keepingCapacity:)` goes through the general
+        // `replaceSubrange`, which cost more than the event itself on an empty buffer.
+        while buffer.popLast() != nil {}
         swap(&outbox, &buffer)
         dispatch(event)
         swap(&outbox, &buffer)
