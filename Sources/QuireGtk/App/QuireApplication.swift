@@ -72,6 +72,8 @@ public final class QuireApplication {
     /// Events the walkthrough's session has heard (from its widgets or sent directly).
     private var eventsHeard = 0
     private var autosaveReport = FailureReport()
+    /// What the autosave holds, as a resume would restore it (nil: not known, save at the next change).
+    private var savedPoint: ResumePoint?
     private var driveTimer: GLibTimeout?
     private var preferences: PreferencesView?
     /// The settings the main window shows (and the preferences edit).
@@ -240,20 +242,25 @@ public final class QuireApplication {
         let recorder: SessionRecorder? = options.record.map { SessionRecorder(path: $0, flowPath: options.flowPath, flow: flow) }
         self.recorder = recorder
         recordedSession = session
-        host.onEvent = { [weak self, weak host] event, notifications in
+        host.onEvent = { [weak self, weak host] event, _ in
             guard let self, let host else { return }
             self.eventsHeard += 1
             if let recorder {
                 recorder.record(event, in: host.session)
                 self.recordedSession = host.session
             }
-            // Autosave after every user event and every finished page move (not every frame), at
-            // once: the event's result is on disk before it is drawn, so a kill loses nothing the
-            // user saw. (A completing event is not saved: completion removes the file.)
-            let settled = notifications.contains { if case .pageDidChange = $0 { return true } else { return false } }
-            if host.session.completed == nil && (!event.isClock || settled) { self.autosave(host.session) }
+            // Autosave at once after every event that changed what a resume restores (the core's
+            // resume point: answers, focus, a draft, the page, a move started, turned or landed):
+            // the event's result is on disk before it is drawn, so a kill loses nothing the user
+            // saw. Not after a drag's motion (a resume starts from before a drag in flight; its
+            // release is saved) nor a frame that only advances an animation. (A completing event
+            // is not saved: completion removes the file.)
+            if host.session.completed == nil { self.autosaveIfChanged(host.session) }
         }
         walkthrough = view
+        // What the file holds now: this session (resumed), or nothing, which resumes the same as a
+        // fresh walkthrough.
+        savedPoint = session.resumePoint
         mainView = nil
         preferences?.close()
         setEnabled("preferences", false)
@@ -352,8 +359,17 @@ public final class QuireApplication {
         return fresh.completed?.values ?? JSONObject()
     }
 
+    /// Saves the walkthrough if a resume would now restore something else than the last save
+    /// (`Session.resumePoint`); not while a drag is in flight.
+    private func autosaveIfChanged(_ session: Session) {
+        guard let point = session.resumePoint, point != savedPoint else { return }
+        if autosave(session) { savedPoint = point }
+    }
+
     /// Saves the walkthrough now; a failure is reported once (again only after a save worked).
-    private func autosave(_ session: Session) {
+    /// True when it was saved.
+    @discardableResult
+    private func autosave(_ session: Session) -> Bool {
         let start = options.saveStats ? g_get_monotonic_time() : 0
         let problem = storage.save(session)
         if options.saveStats { saveTimes.append(Double(g_get_monotonic_time() - start)) }
@@ -364,6 +380,7 @@ public final class QuireApplication {
         }) {
             printError(message)
         }
+        return problem == nil
     }
 
     private func saveTimer(_ timer: FocusTimer) {
@@ -399,7 +416,7 @@ public final class QuireApplication {
 
     /// The window is going: the walkthrough in progress is saved as it stands, and the timer.
     private func windowClosed() {
-        if let session = walkthrough?.host.session, session.completed == nil { autosave(session) }
+        if let session = walkthrough?.host.session, session.completed == nil { autosaveIfChanged(session) }
         if let timer = timer?.timer { saveTimer(timer) }
         window = nil
     }
