@@ -22,6 +22,9 @@ public final class QuireApplication {
         public var frameStats = false
         /// The launch time on GLib's monotonic clock (µs), to report the time to the first frame.
         public var measureStart: Int?
+        /// Moments before the app was made (e.g. `main` entered, the command line parsed), as
+        /// (name, monotonic µs): reported with the first frame as `phase NAME MS`, after the launch.
+        public var startupMarks: [(String, Int)] = []
         /// After the first frame, move forward this many pages (each once the last settled), then
         /// quit: a paging workload for the frame statistics.
         public var pageThrough = 0
@@ -94,6 +97,8 @@ public final class QuireApplication {
     public static func run(flow: Flow, options: Options = Options()) -> Int32 {
         guard Toolkit.initialize() else { return ExitCode.noDisplay }
         MainQueueBridge.install()
+        var options = options
+        if options.measureStart != nil { options.startupMarks.append(("gtk-init", Int(g_get_monotonic_time()))) }
         let application = QuireApplication(flow: flow, options: options)
         return application.run()
     }
@@ -137,6 +142,7 @@ public final class QuireApplication {
     private var recordedSession: Session?
 
     private func startup() {
+        if options.measureStart != nil { marks.append(("registered", Int(g_get_monotonic_time()))) }
         Style.install()
         switch options.style {
         case .dark: quire_settings_set_prefer_dark(1)
@@ -156,6 +162,7 @@ public final class QuireApplication {
         addAction("preferences", accelerators: ["<Control>comma"]) { [weak self] in self?.showPreferences() }
         updateTimerActions()
         setEnabled("preferences", false)
+        if options.measureStart != nil { marks.append(("startup", Int(g_get_monotonic_time()))) }
     }
 
     /// The timer's actions follow its state, so every button bound to them (the main view's and
@@ -182,8 +189,10 @@ public final class QuireApplication {
     }
 
     private func activate() {
+        if options.measureStart != nil { marks.append(("activate", Int(g_get_monotonic_time()))) }
         if window == nil { buildWindow() }
         if let window { gtk_window_present(quire_window(window.pointer)) }
+        if options.measureStart != nil { marks.append(("window-presented", Int(g_get_monotonic_time()))) }
     }
 
     private func buildWindow() {
@@ -204,6 +213,7 @@ public final class QuireApplication {
         } else {
             showWalkthrough(resume: options.record == nil)
         }
+        if options.measureStart != nil { marks.append(("content-built", Int(g_get_monotonic_time()))) }
         if options.measureStart != nil { afterFirstFrame(window) { [weak self] in self?.reportFirstFrame() } }
         if options.exitAfterFirstFrame {
             // Through the main queue on purpose: see `Options.exitAfterFirstFrame`.
@@ -456,9 +466,13 @@ public final class QuireApplication {
     /// monotonic clock (µs); the first painted frame prints `first-frame-ms`, the exit `peak-rss-mib`.
     private func reportFirstFrame() {
         guard let t0 = options.measureStart else { return }
-        let ms = Double(g_get_monotonic_time() - t0) / 1000
-        printLine("first-frame-ms \((ms * 10).rounded() / 10)")
+        func ms(_ time: Int) -> Double { (Double(time - t0) / 100).rounded() / 10 }
+        for (name, time) in marks { printLine("phase \(name) \(ms(time))") }
+        printLine("first-frame-ms \(ms(Int(g_get_monotonic_time())))")
     }
+
+    /// Start-up moments for `reportFirstFrame` (name, monotonic µs).
+    private lazy var marks: [(String, Int)] = options.startupMarks
 
     /// `--print-state`: the walkthrough's state, its page move settled, as one line of JSON.
     private func printState() {
