@@ -32,6 +32,7 @@ struct Quire: ParsableCommand {
     )
 
     static func main() {
+        StartupMarks.add("main")
         if CommandLine.arguments.count == 1 {
             // No subcommand: say how to use it, as a usage error.
             FileHandle.standardError.write(Data((helpMessage() + "\n").utf8))
@@ -39,6 +40,7 @@ struct Quire: ParsableCommand {
         }
         do {
             var command = try parseAsRoot()
+            StartupMarks.add("parsed")
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -180,6 +182,18 @@ struct Check: ParsableCommand {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
             return .rejected
         }
+    }
+}
+
+/// Moments of the start-up (`quire run` reports them with its first frame when measured,
+/// `QUIRE_MEASURE_T0_US`): name and monotonic µs, the clock GLib's `g_get_monotonic_time` reads.
+enum StartupMarks {
+    nonisolated(unsafe) static var all: [(String, Int)] = []
+
+    static func add(_ name: String) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        all.append((name, now.tv_sec * 1_000_000 + now.tv_nsec / 1000))
     }
 }
 

@@ -91,6 +91,7 @@ struct Run: ParsableCommand {
             throw ExitCode(Exit.badInput)
         }
         let drivenEvents = try drive.map { try Self.events($0) }
+        StartupMarks.add("flow-loaded")
         #if QUIRE_GTK
             try checkLayouts(of: loaded, file: flow ?? DemoFlow.path)
             let code = MainActor.assumeIsolated { () -> Int32 in
@@ -102,6 +103,8 @@ struct Run: ParsableCommand {
                 options.flowPath = flow
                 options.frameStats = (ProcessInfo.processInfo.environment["QUIRE_FRAME_STATS"] ?? "0") != "0"
                 options.measureStart = ProcessInfo.processInfo.environment["QUIRE_MEASURE_T0_US"].flatMap { Int($0) }
+                StartupMarks.add("options")
+                options.startupMarks = StartupMarks.all
                 options.pageThrough = pageThrough
                 options.drive = drivenEvents
                 options.printState = printState

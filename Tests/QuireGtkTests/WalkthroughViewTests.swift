@@ -45,6 +45,38 @@ struct WalkthroughViewTests {
         #expect(view.builtPages == [0, 1, 2])
     }
 
+    /// The input panel is hidden until a field is first responder: it is built after the first
+    /// frame is painted (when the loop is idle), not before it.
+    @Test func theInputPanelIsBuiltAfterTheFirstFrame() throws {
+        let view = WalkthroughView(host: SessionHost(Session(flow: try GtkTest.flow("focus-onboarding.json"))))
+        #expect(!view.input.isBuilt)
+        let window = ObjectRef(UnsafeMutableRawPointer(gtk_window_new()!), .sink)
+        defer { gtk_window_destroy(quire_window(window.pointer)) }
+        gtk_window_set_default_size(quire_window(window.pointer), 520, 680)
+        gtk_window_set_child(quire_window(window.pointer), view.root.widget)
+        gtk_window_present(quire_window(window.pointer))
+        var builtAtFirstPaint: Bool?
+        var frames: ObjectRef?
+        Toolkit.run(milliseconds: 3000) {
+            if frames == nil, let clock = gtk_widget_get_frame_clock(view.root.widget) {
+                let clockRef = ObjectRef(UnsafeMutableRawPointer(clock), .retain)
+                clockRef.on("after-paint") { if builtAtFirstPaint == nil { builtAtFirstPaint = view.input.isBuilt } }
+                frames = clockRef
+            }
+            return builtAtFirstPaint != nil
+        }
+        frames?.disconnectAll()
+        #expect(builtAtFirstPaint == false)
+        Toolkit.iterate()
+        #expect(view.input.isBuilt)
+        // Opening a picker shows the built panel with its wheels.
+        view.host.send(.tap(.indicatorPage(1)))
+        view.host.send(.settle)
+        view.host.send(.tap(.field("feedLanguage")))
+        #expect(view.input.revealer.revealed)
+        #expect(view.input.contentShown == "choices")
+    }
+
     @Test func aWrappingPagerBuildsTheNeighbourAcrossTheSeam() throws {
         let (view, window) = open(try GtkTest.pages(4, wrap: true))
         defer { window.close() }

@@ -9,6 +9,17 @@
 
 static gint64 t0 = -1;
 static gboolean painted = FALSE;
+/* Start-up moments (monotonic µs), printed as `phase NAME MS` with the first frame, as quire does. */
+static const char *mark_names[4];
+static gint64 mark_times[4];
+static int marks = 0;
+
+static void mark(const char *name) {
+    if (marks < 4) {
+        mark_names[marks] = name;
+        mark_times[marks++] = g_get_monotonic_time();
+    }
+}
 
 static gboolean quit_now(gpointer app) {
     g_application_quit(G_APPLICATION(app));
@@ -19,7 +30,9 @@ static void after_paint(GdkFrameClock *clock, gpointer app) {
     (void)clock;
     if (painted) return;
     painted = TRUE;
-    if (t0 >= 0) printf("first-frame-ms %.1f\n", (g_get_monotonic_time() - t0) / 1000.0);
+    gint64 now = g_get_monotonic_time();
+    for (int i = 0; i < marks && t0 >= 0; i++) printf("phase %s %.1f\n", mark_names[i], (mark_times[i] - t0) / 1000.0);
+    if (t0 >= 0) printf("first-frame-ms %.1f\n", (now - t0) / 1000.0);
     fflush(stdout);
     g_idle_add(quit_now, app);
 }
@@ -32,6 +45,7 @@ static gboolean first_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer app
 
 static void activate(GtkApplication *app, gpointer data) {
     (void)data;
+    mark("activate");
     GtkWidget *window = gtk_application_window_new(app);
     gtk_window_set_title(GTK_WINDOW(window), "C window");
     gtk_window_set_default_size(GTK_WINDOW(window), 520, 680);
@@ -45,6 +59,7 @@ static void activate(GtkApplication *app, gpointer data) {
     gtk_window_set_child(GTK_WINDOW(window), box);
     gtk_widget_add_tick_callback(window, first_tick, app, NULL);
     gtk_window_present(GTK_WINDOW(window));
+    mark("window-presented");
 }
 
 static void print_peak_rss(void) {
@@ -58,6 +73,7 @@ static void print_peak_rss(void) {
 }
 
 int main(int argc, char **argv) {
+    mark("main");
     const char *start = getenv("QUIRE_MEASURE_T0_US");
     if (start) t0 = g_ascii_strtoll(start, NULL, 10);
     GtkApplication *app = gtk_application_new("dev.quire.CWindow", G_APPLICATION_NON_UNIQUE);

@@ -20,6 +20,8 @@ def run_once(command):
         parts = line.split()
         if len(parts) >= 2 and parts[0] in ("first-frame-ms", "peak-rss-mib"):
             values[parts[0]] = float(parts[1])
+        if len(parts) == 3 and parts[0] == "phase":
+            values.setdefault("phases", {})[parts[1]] = float(parts[2])
         if line.startswith("frame work:"):
             values["frame-work"] = line
     if "first-frame-ms" not in values:
@@ -48,6 +50,24 @@ def main():
         rss = [v["peak-rss-mib"] for v in values]
         median[name] = (statistics.median(frames), statistics.median(rss))
         print("| %s | %.1f (%.1f–%.1f) | %.1f |" % (name, median[name][0], min(frames), max(frames), median[name][1]))
+    # Where the time to the first frame goes: each start-up moment both programs report (ms after
+    # the launch, median), and the first frame.
+    print()
+    print("| moment, ms after launch (median) | " + " | ".join(samples) + " |")
+    print("|---|" + "---|" * len(samples))
+    earliest = {}
+    for values in samples.values():
+        for name in values[0].get("phases", {}):
+            earliest[name] = min(earliest.get(name, float("inf")), statistics.median(
+                [v["phases"][name] for v in values if name in v.get("phases", {})]))
+    moments = sorted(earliest, key=earliest.get)
+    for moment in moments + ["first frame"]:
+        cells = []
+        for values in samples.values():
+            times = [v["first-frame-ms"] if moment == "first frame" else v.get("phases", {}).get(moment) for v in values]
+            times = [t for t in times if t is not None]
+            cells.append("%.1f" % statistics.median(times) if times else "")
+        print("| %s | %s |" % (moment, " | ".join(cells)))
     paging = dict(os.environ, QUIRE_FRAME_STATS="1")
     out = subprocess.run([quire, "run", thousand, "--page-through", "20"], env=paging, capture_output=True, text=True, timeout=300)
     work = next((line for line in out.stderr.splitlines() if line.startswith("frame work:")), "frame work: none")

@@ -22,6 +22,9 @@ public final class QuireApplication {
         public var frameStats = false
         /// The launch time on GLib's monotonic clock (µs), to report the time to the first frame.
         public var measureStart: Int?
+        /// Moments before the app was made (e.g. `main` entered, the command line parsed), as
+        /// (name, monotonic µs): reported with the first frame as `phase NAME MS`, after the launch.
+        public var startupMarks: [(String, Int)] = []
         /// After the first frame, move forward this many pages (each once the last settled), then
         /// quit: a paging workload for the frame statistics.
         public var pageThrough = 0
@@ -72,6 +75,8 @@ public final class QuireApplication {
     /// Events the walkthrough's session has heard (from its widgets or sent directly).
     private var eventsHeard = 0
     private var autosaveReport = FailureReport()
+    /// What the autosave holds, as a resume would restore it (nil: not known, save at the next change).
+    private var savedPoint: ResumePoint?
     private var driveTimer: GLibTimeout?
     private var preferences: PreferencesView?
     /// The settings the main window shows (and the preferences edit).
@@ -92,6 +97,8 @@ public final class QuireApplication {
     public static func run(flow: Flow, options: Options = Options()) -> Int32 {
         guard Toolkit.initialize() else { return ExitCode.noDisplay }
         MainQueueBridge.install()
+        var options = options
+        if options.measureStart != nil { options.startupMarks.append(("gtk-init", Int(g_get_monotonic_time()))) }
         let application = QuireApplication(flow: flow, options: options)
         return application.run()
     }
@@ -135,6 +142,7 @@ public final class QuireApplication {
     private var recordedSession: Session?
 
     private func startup() {
+        if options.measureStart != nil { marks.append(("registered", Int(g_get_monotonic_time()))) }
         Style.install()
         switch options.style {
         case .dark: quire_settings_set_prefer_dark(1)
@@ -154,6 +162,7 @@ public final class QuireApplication {
         addAction("preferences", accelerators: ["<Control>comma"]) { [weak self] in self?.showPreferences() }
         updateTimerActions()
         setEnabled("preferences", false)
+        if options.measureStart != nil { marks.append(("startup", Int(g_get_monotonic_time()))) }
     }
 
     /// The timer's actions follow its state, so every button bound to them (the main view's and
@@ -180,8 +189,10 @@ public final class QuireApplication {
     }
 
     private func activate() {
+        if options.measureStart != nil { marks.append(("activate", Int(g_get_monotonic_time()))) }
         if window == nil { buildWindow() }
         if let window { gtk_window_present(quire_window(window.pointer)) }
+        if options.measureStart != nil { marks.append(("window-presented", Int(g_get_monotonic_time()))) }
     }
 
     private func buildWindow() {
@@ -202,6 +213,7 @@ public final class QuireApplication {
         } else {
             showWalkthrough(resume: options.record == nil)
         }
+        if options.measureStart != nil { marks.append(("content-built", Int(g_get_monotonic_time()))) }
         if options.measureStart != nil { afterFirstFrame(window) { [weak self] in self?.reportFirstFrame() } }
         if options.exitAfterFirstFrame {
             // Through the main queue on purpose: see `Options.exitAfterFirstFrame`.
@@ -240,20 +252,25 @@ public final class QuireApplication {
         let recorder: SessionRecorder? = options.record.map { SessionRecorder(path: $0, flowPath: options.flowPath, flow: flow) }
         self.recorder = recorder
         recordedSession = session
-        host.onEvent = { [weak self, weak host] event, notifications in
+        host.onEvent = { [weak self, weak host] event, _ in
             guard let self, let host else { return }
             self.eventsHeard += 1
             if let recorder {
                 recorder.record(event, in: host.session)
                 self.recordedSession = host.session
             }
-            // Autosave after every user event and every finished page move (not every frame), at
-            // once: the event's result is on disk before it is drawn, so a kill loses nothing the
-            // user saw. (A completing event is not saved: completion removes the file.)
-            let settled = notifications.contains { if case .pageDidChange = $0 { return true } else { return false } }
-            if host.session.completed == nil && (!event.isClock || settled) { self.autosave(host.session) }
+            // Autosave at once after every event that changed what a resume restores (the core's
+            // resume point: answers, focus, a draft, the page, a move started, turned or landed):
+            // the event's result is on disk before it is drawn, so a kill loses nothing the user
+            // saw. Not after a drag's motion (a resume starts from before a drag in flight; its
+            // release is saved) nor a frame that only advances an animation. (A completing event
+            // is not saved: completion removes the file.)
+            if host.session.completed == nil { self.autosaveIfChanged(host.session) }
         }
         walkthrough = view
+        // What the file holds now: this session (resumed), or nothing, which resumes the same as a
+        // fresh walkthrough.
+        savedPoint = session.resumePoint
         mainView = nil
         preferences?.close()
         setEnabled("preferences", false)
@@ -352,8 +369,17 @@ public final class QuireApplication {
         return fresh.completed?.values ?? JSONObject()
     }
 
+    /// Saves the walkthrough if a resume would now restore something else than the last save
+    /// (`Session.resumePoint`); not while a drag is in flight.
+    private func autosaveIfChanged(_ session: Session) {
+        guard let point = session.resumePoint, point != savedPoint else { return }
+        if autosave(session) { savedPoint = point }
+    }
+
     /// Saves the walkthrough now; a failure is reported once (again only after a save worked).
-    private func autosave(_ session: Session) {
+    /// True when it was saved.
+    @discardableResult
+    private func autosave(_ session: Session) -> Bool {
         let start = options.saveStats ? g_get_monotonic_time() : 0
         let problem = storage.save(session)
         if options.saveStats { saveTimes.append(Double(g_get_monotonic_time() - start)) }
@@ -364,6 +390,7 @@ public final class QuireApplication {
         }) {
             printError(message)
         }
+        return problem == nil
     }
 
     private func saveTimer(_ timer: FocusTimer) {
@@ -399,7 +426,7 @@ public final class QuireApplication {
 
     /// The window is going: the walkthrough in progress is saved as it stands, and the timer.
     private func windowClosed() {
-        if let session = walkthrough?.host.session, session.completed == nil { autosave(session) }
+        if let session = walkthrough?.host.session, session.completed == nil { autosaveIfChanged(session) }
         if let timer = timer?.timer { saveTimer(timer) }
         window = nil
     }
@@ -439,9 +466,13 @@ public final class QuireApplication {
     /// monotonic clock (µs); the first painted frame prints `first-frame-ms`, the exit `peak-rss-mib`.
     private func reportFirstFrame() {
         guard let t0 = options.measureStart else { return }
-        let ms = Double(g_get_monotonic_time() - t0) / 1000
-        printLine("first-frame-ms \((ms * 10).rounded() / 10)")
+        func ms(_ time: Int) -> Double { (Double(time - t0) / 100).rounded() / 10 }
+        for (name, time) in marks { printLine("phase \(name) \(ms(time))") }
+        printLine("first-frame-ms \(ms(Int(g_get_monotonic_time())))")
     }
+
+    /// Start-up moments for `reportFirstFrame` (name, monotonic µs).
+    private lazy var marks: [(String, Int)] = options.startupMarks
 
     /// `--print-state`: the walkthrough's state, its page move settled, as one line of JSON.
     private func printState() {

@@ -57,18 +57,6 @@ extension ObjectRef {
     var widgetPointer: UnsafeMutablePointer<GtkWidget> { quire_widget(pointer) }
 }
 
-/// Counts frame-clock ticks for `TraceCamera.waitForAFrame`.
-private final class FrameCounter {
-    var ticks = 0
-}
-
-private let countFrame: GtkTickCallback = { _, _, data in
-    let counter = Unmanaged<FrameCounter>.fromOpaque(data!).takeUnretainedValue()
-    counter.ticks += 1
-    // The second tick starts after the first frame's layout and paint are done.
-    return counter.ticks >= 2 ? 0 : 1  // G_SOURCE_REMOVE : G_SOURCE_CONTINUE
-}
-
 /// Pictures of the replayed window for a trace, one per step.
 @MainActor
 final class TraceCamera {
@@ -91,10 +79,10 @@ final class TraceCamera {
     }
 
     func shoot(_ step: Int) -> String? {
-        // The step may have shown or hidden widgets (an error text, the input panel): let one whole
-        // frame run (update, layout, paint) so the picture has the new layout, not the old one.
-        waitForAFrame()
-        // A window not drawn yet has nothing to show: give GTK a few frames.
+        // The picture is what GTK last painted. A step that changed anything on screen (a redraw or
+        // a relayout: an error text, the input panel) has dropped that, so there is no picture
+        // until a frame has laid out and painted the change — never the frame before — and the
+        // same holds for a window not drawn yet: let GTK run frames until there is one.
         var picture = Screenshot.png(of: driver.root)
         for _ in 0..<25 where picture == nil {
             Toolkit.run(milliseconds: 20)
@@ -108,15 +96,5 @@ final class TraceCamera {
             }
         }
         return ok != 0 ? name : nil
-    }
-
-    /// Runs the main loop until the window's frame clock has completed a frame (at most 250 ms).
-    private func waitForAFrame() {
-        let counter = FrameCounter()
-        let data = Unmanaged.passRetained(counter)
-        gtk_widget_add_tick_callback(driver.root.widgetPointer, countFrame, data.toOpaque(), { data in
-            Unmanaged<FrameCounter>.fromOpaque(data!).release()
-        })
-        Toolkit.run(milliseconds: 250) { counter.ticks >= 2 }
     }
 }

@@ -9,36 +9,48 @@ import QuireCore
 @MainActor
 final class InputPanelView: SessionView {
     let revealer = Revealer(GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP, milliseconds: 200)
-    private let panel = Box(GTK_ORIENTATION_VERTICAL)
-    private let title = Label()
-    let accessory: AccessoryBar
-    private let content = Stack()
-    let wheels: DurationWheelsView
-    let choices: ChoiceListView
-    private let keyboard = Box(GTK_ORIENTATION_VERTICAL)
+    private let host: SessionHost
     private var shown: InputPresentation?
+    /// The panel's widgets, built the first time they are needed — a field becomes first
+    /// responder, the panel is measured, a replay looks for a button — or when the loop is idle
+    /// after the window's first frame: the panel is hidden then, so building it earlier would only
+    /// delay that frame.
+    private var built: Parts?
+    private var pendingBuild: MainLoop.IdleCall?
+
+    /// What the panel holds: its toolbar over a stack of the wheels, the choice list and nothing.
+    @MainActor
+    private final class Parts {
+        let panel = Box(GTK_ORIENTATION_VERTICAL)
+        let accessory: AccessoryBar
+        let content = Stack()
+        let wheels: DurationWheelsView
+        let choices: ChoiceListView
+        let keyboard = Box(GTK_ORIENTATION_VERTICAL)
+
+        init(host: SessionHost) {
+            accessory = AccessoryBar(host: host)
+            wheels = DurationWheelsView(host: host)
+            choices = ChoiceListView(host: host)
+            panel.addCSSClass("quire-input-panel")
+            panel.addCSSClass("background")
+            let bar = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
+            bar.setMargins(top: 6, bottom: 6, start: 8, end: 8)
+            accessory.root.hexpand = true
+            bar.append(accessory.root)
+            panel.append(bar)
+            content.add(keyboard, name: "keyboard")
+            content.add(wheels.root, name: "wheels")
+            content.add(choices.root, name: "choices")
+            gtk_stack_set_vhomogeneous(quire_stack(content.pointer), 0)
+            panel.append(content)
+        }
+    }
 
     init(host: SessionHost) {
-        accessory = AccessoryBar(host: host)
-        wheels = DurationWheelsView(host: host)
-        choices = ChoiceListView(host: host)
+        self.host = host
         revealer.valign = GTK_ALIGN_END
         revealer.hexpand = true
-        panel.addCSSClass("quire-input-panel")
-        panel.addCSSClass("background")
-        let bar = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
-        bar.setMargins(top: 6, bottom: 6, start: 8, end: 8)
-        title.addCSSClass("dim-label")
-        title.setEllipsize(true)
-        accessory.root.hexpand = true
-        bar.append(accessory.root)
-        panel.append(bar)
-        content.add(keyboard, name: "keyboard")
-        content.add(wheels.root, name: "wheels")
-        content.add(choices.root, name: "choices")
-        gtk_stack_set_vhomogeneous(quire_stack(content.pointer), 0)
-        panel.append(content)
-        revealer.setChild(panel)
         // Closed, the panel leaves the accessible tree too (once it has slid away): a screen
         // reader must not offer a toolbar that is not there.
         revealer.isVisible = false
@@ -46,18 +58,35 @@ final class InputPanelView: SessionView {
             guard let self, !self.revealer.revealed, !self.revealer.childRevealed else { return }
             self.revealer.isVisible = false
         }
+        pendingBuild = MainLoop.idle { [weak self] in _ = self?.parts }
     }
+
+    /// The panel's widgets, built now if they were not yet.
+    private var parts: Parts {
+        if let built { return built }
+        let parts = Parts(host: host)
+        built = parts
+        pendingBuild = nil
+        revealer.setChild(parts.panel)
+        return parts
+    }
+
+    /// Whether the panel's widgets exist yet (tests).
+    var isBuilt: Bool { built != nil }
+    var accessory: AccessoryBar { parts.accessory }
+    var wheels: DurationWheelsView { parts.wheels }
+    var choices: ChoiceListView { parts.choices }
 
     /// The panel's natural height at a width (what it covers when shown).
     func naturalHeight(forWidth width: Int32) -> Int32 {
         var minimum: Int32 = 0
         var natural: Int32 = 0
-        gtk_widget_measure(panel.widget, GTK_ORIENTATION_VERTICAL, width, &minimum, &natural, nil, nil)
+        gtk_widget_measure(parts.panel.widget, GTK_ORIENTATION_VERTICAL, width, &minimum, &natural, nil, nil)
         return natural
     }
 
     /// "keyboard", "wheels" or "choices".
-    var contentShown: String { content.visibleName }
+    var contentShown: String { built?.content.visibleName ?? "keyboard" }
 
     func render(_ session: Session, _ notifications: [SessionNotification]) {
         let input = session.chrome.input
@@ -65,17 +94,18 @@ final class InputPanelView: SessionView {
         revealer.revealed = input != nil
         guard let input, input != shown else { return }
         shown = input
-        accessory.update(input.toolbar)
+        let parts = self.parts
+        parts.accessory.update(input.toolbar)
         switch input.view {
         case .durationPicker:
-            wheels.update(input.wheels, fieldLabel: input.label)
-            content.visibleName = "wheels"
+            parts.wheels.update(input.wheels, fieldLabel: input.label)
+            parts.content.visibleName = "wheels"
         case .choiceList:
-            choices.update(input.options)
-            content.visibleName = "choices"
+            parts.choices.update(input.options)
+            parts.content.visibleName = "choices"
         default:
-            content.visibleName = "keyboard"
+            parts.content.visibleName = "keyboard"
         }
-        panel.setAccessibleLabel(input.label)
+        parts.panel.setAccessibleLabel(input.label)
     }
 }
