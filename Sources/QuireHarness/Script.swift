@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import QuireCore
 
 /// A `quire.session/1` script: a flow, a viewport, a locale and steps (CONTRACT §5).
@@ -51,7 +50,7 @@ public struct SessionScript: Sendable {
 
 /// Flows shared by many scripts are loaded once per run (keyed by resolved path).
 public final class FlowCache: Sendable {
-    private let storage = Mutex<[String: Result<Flow, DocumentError>]>([:])
+    private let storage = Locked<[String: Result<Flow, DocumentError>]>([:])
 
     public init() {}
 
