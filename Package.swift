@@ -116,4 +116,6 @@ package.targets += [
             ])
         ]),
     .testTarget(name: "QuireEmbedTests", dependencies: ["QuireEmbed", "QuireCore", "CQuire"]),
+    // The bad-input corpus (Tests/BadInputTests/Corpus): run through the `quire` binary and the C API.
+    .testTarget(name: "BadInputTests", dependencies: ["QuireEmbed", "QuireCore", "CQuire"], exclude: ["Corpus"]),
 ]
