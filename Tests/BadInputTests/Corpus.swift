@@ -14,6 +14,9 @@ struct BadInputCase: Sendable, CustomTestStringConvertible {
     /// Setup lines (`fifo:`, `symlink:`, `copy:`, `mkdir:`), in order.
     var setup: [(verb: String, argument: String)]
     var exit: Int32?
+    /// `slow: WHY`: left out of the sanitizer runs (QUIRE_BAD_INPUTS_SKIP_SLOW=1), which are many
+    /// times slower; the reason says why that loses nothing.
+    var slow: String?
     /// Named blocks (`--- stdout`, `--- stderr`, `--- calls`, `--- transcript`): their lines.
     var blocks: [String: [String]]
     /// The order the blocks were written in.
@@ -43,7 +46,7 @@ struct BadInputCase: Sendable, CustomTestStringConvertible {
     }()
 
     static func parse(_ text: String, name: String, folder: URL) -> BadInputCase {
-        var result = BadInputCase(name: name, folder: folder, about: [], run: [], setup: [], exit: nil, blocks: [:], blockOrder: [])
+        var result = BadInputCase(name: name, folder: folder, about: [], run: [], setup: [], exit: nil, slow: nil, blocks: [:], blockOrder: [])
         var block: String? = nil
         var lines = text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
@@ -61,6 +64,8 @@ struct BadInputCase: Sendable, CustomTestStringConvertible {
                 result.run = line.dropFirst(5).split(separator: " ").map(String.init)
             } else if line.hasPrefix("exit: ") {
                 result.exit = Int32(line.dropFirst(6))
+            } else if line.hasPrefix("slow: ") {
+                result.slow = String(line.dropFirst(6))
             } else if let colon = line.firstIndex(of: ":"), !line.isEmpty {
                 result.setup.append((String(line[..<colon]), String(line[line.index(after: colon)...].drop(while: { $0 == " " }))))
             }
