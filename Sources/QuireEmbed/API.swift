@@ -37,10 +37,10 @@ public func quireEngineNewFromFile(_ path: CText?, _ error: ErrorOut?) -> Engine
     }
     let name = String(decoding: UnsafeRawBufferPointer(start: path, count: strlen(path)), as: UTF8.self)
     let bytes: [UInt8]
-    switch FileReader.read(path, limit: JSONLimits.default.documentBytes) {
+    switch Flow.readDocument(cPath: path, name: name) {
     case .success(let read): bytes = read
     case .failure(let problem):
-        CBridge.fail(error, QUIRE_ENGINE_ERROR_FILE, "\(name): \(problem.message)")
+        CBridge.fail(error, QUIRE_ENGINE_ERROR_FILE, diagnostics(problem))
         return nil
     }
     return makeEngine(flowBytes: bytes, file: name, folder: Flow.folder(ofFile: name), error)
@@ -412,7 +412,7 @@ public func quireEngineGetLocale(_ engine: EngineHandle?) -> OwnedText? {
 /// position.
 ///
 /// Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT when
-///   @engine is %NULL or @width is not a positive finite number.
+///   @engine is %NULL or @width is not a number from 1 to 100000 (what a snapshot restores).
 @c(quire_engine_set_viewport_width)
 @discardableResult
 public func quireEngineSetViewportWidth(_ engine: EngineHandle?, _ width: Double, _ error: ErrorOut?) -> Bool {
@@ -420,9 +420,10 @@ public func quireEngineSetViewportWidth(_ engine: EngineHandle?, _ width: Double
         CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_set_viewport_width: engine is NULL")
         return false
     }
-    guard width.isFinite, width > 0 else {
+    guard Session.viewportWidths.contains(width) else {
         CBridge.fail(
-            error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_set_viewport_width: width must be a positive number of pixels, not \(width)")
+            error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT,
+            "quire_engine_set_viewport_width: width must be from 1 to 100000 pixels, not \(JSONWriter.number(width))")
         return false
     }
     box.session.setViewportWidth(width)

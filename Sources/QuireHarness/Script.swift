@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import QuireCore
 
 /// A `quire.session/1` script: a flow, a viewport, a locale and steps (CONTRACT §5).
@@ -51,7 +50,7 @@ public struct SessionScript: Sendable {
 
 /// Flows shared by many scripts are loaded once per run (keyed by resolved path).
 public final class FlowCache: Sendable {
-    private let storage = Mutex<[String: Result<Flow, DocumentError>]>([:])
+    private let storage = Locked<[String: Result<Flow, DocumentError>]>([:])
 
     public init() {}
 
@@ -136,10 +135,11 @@ public enum ScriptLoader {
             ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let description = object["description"].flatMap { reader.string($0, at: .root + "description", what: "description") }
         let locale = object["locale"].flatMap { reader.string($0, at: .root + "locale", what: "locale") } ?? "en"
+        if let problem = Flow.languageTagProblem(locale) { reader.error(.root + "locale", problem) }
         var width = 800.0
         if let viewport = object["viewport"], let size = reader.object(viewport, at: .root + "viewport", what: "viewport") {
             reader.checkKeys(size, at: .root + "viewport", allowed: ["width", "height"], what: "the viewport")
-            if let w = size["width"], let value = reader.number(w, at: .root + "viewport" + "width", what: "width", in: 1...100_000) {
+            if let w = size["width"], let value = reader.number(w, at: .root + "viewport" + "width", what: "width", in: Session.viewportWidths) {
                 width = value
             }
             if let h = size["height"] {
@@ -150,6 +150,10 @@ public enum ScriptLoader {
         var flow: Flow?
         var flowProblems: [Diagnostic] = []
         switch object["flow"] {
+        case .string(let relative)? where relative.isEmpty:
+            reader.error(.root + "flow", "the flow path is empty; name a flow file, relative to this script")
+        case .string(let relative)? where relative.utf8.contains(0):
+            reader.error(.root + "flow", "the flow path '\(relative)' holds a NUL character, which no file name can")
         case .string(let relative)?:
             let base = URL(fileURLWithPath: file).deletingLastPathComponent()
             var resolved = relative.hasPrefix("/") ? relative : base.appendingPathComponent(relative).standardizedFileURL.path

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import QuireCore
-@_exported import Synchronization
 
 /// Finds scripts, runs them in parallel, and hands results to reporters in a stable order.
 public struct Suite {
@@ -188,7 +187,7 @@ final class Collector: @unchecked Sendable {
         var rootsWithScripts = Set<Int>()
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let reporters: [Reporter]
     private let candidates: [Suite.Candidate]
 

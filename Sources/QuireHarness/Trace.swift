@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import QuireCore
 
 /// A step-by-step record of one script run: per step the step, the notifications it caused and
@@ -161,7 +160,7 @@ public final class TraceWriter: @unchecked Sendable {
     }
 
     let directory: URL
-    private let state = Mutex<(entries: [Entry], pages: [String: String])>(([], [:]))
+    private let state = Locked<(entries: [Entry], pages: [String: String])>(([], [:]))
 
     public init(directory: String) throws {
         self.directory = URL(fileURLWithPath: directory)

@@ -72,6 +72,9 @@ struct Run: ParsableCommand {
         if !["system", "light", "dark"].contains(style) {
             throw ValidationError("--style must be system, light or dark")
         }
+        // The rule a recording's `locale` is read with, so `--record` never writes a script that
+        // `quire test` rejects.
+        if let locale, let problem = Flow.languageTagProblem(locale) { throw ValidationError("--locale: \(problem)") }
     }
 
     func run() throws {

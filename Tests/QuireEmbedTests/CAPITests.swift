@@ -268,7 +268,7 @@ func observe(_ engine: EngineHandle?, _ recorder: Recorder) -> Bool {
         let engine = try newDemoEngine()
         let recorder = Recorder()
         var destroyedDuringCallback = -1
-        recorder.onNotification = { handle in
+        recorder.onNotification = { [unowned recorder] handle in
             quireEngineFree(handle)
             destroyedDuringCallback = recorder.destroyed
             // Freed: every call now acts as on NULL.
@@ -285,7 +285,7 @@ func observe(_ engine: EngineHandle?, _ recorder: Recorder) -> Bool {
         let engine = try newDemoEngine()
         defer { quireEngineFree(engine) }
         let recorder = Recorder()
-        recorder.onNotification = { handle in
+        recorder.onNotification = { [unowned recorder] handle in
             if recorder.notifications.count == 1 { _ = send(handle, #"{"type": "ignored: nothing is focused"}"#) }
         }
         #expect(observe(engine, recorder))

@@ -347,7 +347,7 @@ quire_session_class_init (QuireSessionClass *klass)
    * The pager's width in pixels, which drags are measured against (800 at first).
    */
   properties[PROP_VIEWPORT_WIDTH] =
-    g_param_spec_double ("viewport-width", NULL, NULL, G_MINDOUBLE, G_MAXDOUBLE, 800,
+    g_param_spec_double ("viewport-width", NULL, NULL, 1.0, 100000.0, 800,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -823,7 +823,7 @@ quire_session_get_viewport_width (QuireSession *self)
  * Sets the #QuireSession:viewport-width. A drag in progress keeps its position.
  *
  * Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ERROR_INVALID_ARGUMENT when @width
- *   is not a positive finite number
+ *   is not from 1 to 100000 pixels
  */
 gboolean
 quire_session_set_viewport_width (QuireSession *self, double width, GError **error)

@@ -21,8 +21,8 @@ G_BEGIN_DECLS
 /**
  * QuireError:
  * @QUIRE_ERROR_INVALID_ARGUMENT: an argument was %NULL where a value is required, text was not
- *   UTF-8, or a value was out of range (an empty locale, a viewport width that is not a positive
- *   finite number)
+ *   UTF-8, or a value was out of range (an empty locale, a viewport width outside 1 to 100000
+ *   pixels)
  * @QUIRE_ERROR_FILE: a file could not be read: it does not exist, is a directory, cannot be
  *   opened, or is larger than 16 MiB
  * @QUIRE_ERROR_INVALID_JSON: the text is not JSON, or is nested deeper than 64 levels or larger

@@ -64,10 +64,11 @@ struct _QuireEngine {
 /**
  * QuireEngineErrorCode:
  * @QUIRE_ENGINE_ERROR_INVALID_ARGUMENT: an argument was %NULL where a value is required, text
- *   was not UTF-8, or a value was out of range (an empty locale, a viewport width that is not a
- *   positive finite number).
- * @QUIRE_ENGINE_ERROR_FILE: a file could not be read: it does not exist, is a directory, cannot be
- *   opened, or is larger than 16 MiB.
+ *   was not UTF-8, or a value was out of range (an empty locale, a viewport width outside 1 to
+ *   100000 pixels).
+ * @QUIRE_ENGINE_ERROR_FILE: a file could not be read: it does not exist, is a directory, a named
+ *   pipe or a device, is a link loop or a link to nothing, cannot be opened, or is larger than
+ *   16 MiB.
  * @QUIRE_ENGINE_ERROR_INVALID_JSON: the text is not JSON, or is nested deeper than 64 levels or
  *   larger than the limits (16 MiB; 256 MiB for a snapshot).
  * @QUIRE_ENGINE_ERROR_INVALID_FLOW: the JSON is not a valid `quire.flow/1` flow. The message

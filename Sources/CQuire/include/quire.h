@@ -271,7 +271,7 @@ char *quire_engine_get_locale (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
  * position.
  *
  * Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT when
- *   @engine is %NULL or @width is not a positive finite number.
+ *   @engine is %NULL or @width is not a number from 1 to 100000 (what a snapshot restores).
  */
 bool quire_engine_set_viewport_width (QuireEngine *engine, double width, QuireEngineError **error);
 

@@ -57,34 +57,48 @@ extension Flow {
         return loader.reader.hasProblems ? nil : flow
     }
 
+    /// Why `tag` is not a language tag Quire accepts (BCP 47: `en`, `ja-JP`, `x-klingon`), or
+    /// nil when it is one: for flows' display strings and scripts' `locale`.
+    public static func languageTagProblem(_ tag: String) -> String? {
+        FlowLoader.isLanguageTag(tag) ? nil : "'\(tag)' is not a BCP 47 language tag such as 'en' or 'ja-JP'"
+    }
+
     /// Reads a file whole, with a clear error when it cannot be read or is too large. The file's
     /// type is checked before it is opened, and it is opened without blocking, so a named pipe
     /// or a device is reported as what it is and never waited on.
     public static func readDocument(_ path: String, limits: JSONLimits = .default) throws(DocumentError) -> [UInt8] {
+        try path.withCString { readDocument(cPath: $0, name: path, limits: limits) }.get()
+    }
+
+    /// `readDocument` for a path as C bytes (a Linux file name need not be UTF-8), named `name`
+    /// in diagnostics: the C API's reader, so a flow file fails the same way everywhere.
+    public static func readDocument(cPath path: UnsafePointer<CChar>, name: String, limits: JSONLimits = .default)
+        -> Result<[UInt8], DocumentError>
+    {
         let unreadable = { (message: String) in
-            DocumentError([Diagnostic.whole(file: path, message: message)])
+            Result<[UInt8], DocumentError>.failure(DocumentError([Diagnostic.whole(file: name, message: message)]))
         }
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
+            return unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
         }
-        if let problem = FileProblem.notRegular(info.st_mode) { throw unreadable("cannot read the file: \(problem)") }
+        if let problem = FileProblem.notRegular(info.st_mode) { return unreadable("cannot read the file: \(problem)") }
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
+            return unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
         }
         defer { close(descriptor) }
         // What was opened may not be what was looked at (the path changed in between).
-        guard fstat(descriptor, &info) == 0 else { throw unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))") }
-        if let problem = FileProblem.notRegular(info.st_mode) { throw unreadable("cannot read the file: \(problem)") }
+        guard fstat(descriptor, &info) == 0 else { return unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))") }
+        if let problem = FileProblem.notRegular(info.st_mode) { return unreadable("cannot read the file: \(problem)") }
         let tooLarge = { (size: Int) in unreadable("the document is \(size) bytes; the limit is \(limits.documentBytes)") }
-        if Int(info.st_size) > limits.documentBytes { throw tooLarge(Int(info.st_size)) }
+        if Int(info.st_size) > limits.documentBytes { return tooLarge(Int(info.st_size)) }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var count = 0
         while true {
             if count == bytes.count {
                 // The file grew since it was measured.
-                if count > limits.documentBytes { throw tooLarge(count) }
+                if count > limits.documentBytes { return tooLarge(count) }
                 bytes.append(contentsOf: repeatElement(0, count: max(4096, count)))
             }
             let read = bytes.withUnsafeMutableBytes { buffer in
@@ -92,14 +106,14 @@ extension Flow {
             }
             if read < 0 {
                 if errno == EINTR { continue }
-                throw unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
+                return unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
             }
             if read == 0 { break }
             count += read
         }
-        if count > limits.documentBytes { throw tooLarge(count) }
+        if count > limits.documentBytes { return tooLarge(count) }
         bytes.removeLast(bytes.count - count)
-        return bytes
+        return .success(bytes)
     }
 }
 
@@ -118,7 +132,7 @@ enum FileProblem {
         }
     }
 
-    static func describe(errno code: Int32, path: String) -> String {
+    static func describe(errno code: Int32, path: UnsafePointer<CChar>) -> String {
         switch code {
         case ENOENT:
             var info = stat()
@@ -273,8 +287,8 @@ struct FlowLoader {
             }
             var entries: [(tag: String, text: String)] = []
             for (tag, text) in object {
-                if !Self.isLanguageTag(tag) {
-                    reader.error(path + tag, "'\(tag)' is not a BCP 47 language tag such as 'en' or 'ja-JP'", onKey: true)
+                if let problem = Flow.languageTagProblem(tag) {
+                    reader.error(path + tag, problem, onKey: true)
                 }
                 if let text = reader.string(text, at: path + tag, what: "\(what) in '\(tag)'") {
                     entries.append((tag, text))

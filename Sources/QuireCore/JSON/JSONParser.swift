@@ -531,15 +531,17 @@ public struct JSONParser {
                 return Double(negative ? -value : value)
             }
             let text = String(decoding: bytes[start..<at], as: UTF8.self)
+            // A number of thousands of digits is named by its start and length, not printed whole.
+            let shown = text.utf8.count > 40 ? "\(text.prefix(24))…(\(text.utf8.count) characters)" : text
             guard let value = Double(text), value.isFinite else {
-                throw fail("the number \(text) is out of range", at: start)
+                throw fail("the number \(shown) is out of range", at: start)
             }
             // An integer written out whole is meant exactly; beyond 2^53 a Double would round it
             // (9007199254740993 reads as ...992), so compare the digits, not the value.
             let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
             if integer && (digits.count > 16 || (digits.count == 16 && digits > "9007199254740992")) {
                 throw fail(
-                    "the integer \(text) is too large: integers are exact only up to 2^53 (9007199254740992) and this one would be rounded",
+                    "the integer \(shown) is too large: integers are exact only up to 2^53 (9007199254740992) and this one would be rounded",
                     at: start)
             }
             return value

@@ -82,11 +82,23 @@ extension Session {
 
     static func restore(_ value: JSONValue, at path: JSONPath, flow given: Flow?, reader: inout DocumentReader) -> Session? {
         guard let object = reader.object(value, at: path, what: "a snapshot") else { return nil }
+        // Another document (a flow, another version) is named as such, not listed key by key.
+        switch object["format"] {
+        case .string(let other)? where other != snapshotFormat:
+            reader.error(
+                path + "format",
+                other.hasPrefix("quire.snapshot/")
+                    ? "unknown format version '\(other)'; this Quire reads '\(snapshotFormat)'"
+                    : "a '\(other)' document, not a snapshot ('\(snapshotFormat)')")
+            return nil
+        case let format? where format.stringValue == nil:
+            reader.error(path + "format", "format must be '\(snapshotFormat)', not \(format.typeName)")
+            return nil
+        default:
+            break
+        }
         reader.checkKeys(
             object, at: path, allowed: snapshotKeys, required: ["format", "values", "page", "position"], what: "a snapshot")
-        if let format = object["format"], format != .string(snapshotFormat) {
-            reader.error(path + "format", "format must be '\(snapshotFormat)', not \(format)")
-        }
         var flow = given
         if flow == nil {
             guard let document = object["flow"] else {
@@ -102,7 +114,7 @@ extension Session {
         }
         let locale = object["locale"].flatMap { reader.string($0, at: path + "locale", what: "locale") } ?? "en"
         let width =
-            object["viewportWidth"].flatMap { reader.number($0, at: path + "viewportWidth", what: "viewportWidth", in: 1...100_000) }
+            object["viewportWidth"].flatMap { reader.number($0, at: path + "viewportWidth", what: "viewportWidth", in: Session.viewportWidths) }
             ?? 800
         var session = Session(flow: flow, locale: locale, viewportWidth: width)
 

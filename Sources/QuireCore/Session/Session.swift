@@ -136,9 +136,14 @@ public struct Session: Sendable, Equatable {
         }
     }
 
-    /// Resizes the pager (a front's viewport changed); a running drag keeps its position.
+    /// The viewport widths a session takes, in pixels: what scripts, snapshots and the C API
+    /// accept, so every session's snapshot restores.
+    public static let viewportWidths: ClosedRange<Double> = 1...100_000
+
+    /// Resizes the pager (a front's viewport changed); a running drag keeps its position. A
+    /// width outside `viewportWidths` is ignored.
     public mutating func setViewportWidth(_ width: Double) {
-        if width > 0 && width.isFinite { viewportWidth = width }
+        if Self.viewportWidths.contains(width) { viewportWidth = width }
     }
 }
 
