@@ -103,7 +103,9 @@ let package = Package(
 // types in Sources/CQuire, a header-only module; <quire.h> is generated from the Swift code by
 // scripts/generate-header). It needs nothing beyond the toolchain: the GObject layer, GObject
 // Introspection and the GNOME-style install are built by meson-helper/ (docs/embedding.md).
-package.products.append(.library(name: "Quire", type: .dynamic, targets: ["QuireEmbed"]))
+// With GTK, libquire also holds the GTK view of an embedded session (Sources/QuireEmbedGtk,
+// quire_engine_gtk_view_new): one library, so the view and the C API share one copy of the core.
+package.products.append(.library(name: "Quire", type: .dynamic, targets: gtkFlags == nil ? ["QuireEmbed"] : ["QuireEmbed", "QuireEmbedGtk"]))
 package.targets += [
     .systemLibrary(name: "CQuire"),
     .target(
@@ -117,3 +119,12 @@ package.targets += [
         ]),
     .testTarget(name: "QuireEmbedTests", dependencies: ["QuireEmbed", "QuireCore", "CQuire"]),
 ]
+if let gtk = gtkFlags {
+    let swiftIncludes: [SwiftSetting] = [.unsafeFlags(gtk.includes.flatMap { ["-Xcc", $0] })]
+    package.targets += [
+        .target(name: "QuireEmbedGtk", dependencies: ["QuireEmbed", "QuireGtk", "QuireCore", "CQuire", "CGtk", "CGtkShim"], swiftSettings: swiftIncludes),
+        .testTarget(
+            name: "QuireEmbedGtkTests", dependencies: ["QuireEmbedGtk", "QuireEmbed", "QuireGtk", "QuireCore", "CQuire", "CGtk", "CGtkShim"],
+            swiftSettings: swiftIncludes),
+    ]
+}
