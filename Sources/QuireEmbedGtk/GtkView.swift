@@ -21,19 +21,20 @@ import QuireGtk
 /// and drags of the walkthrough. It shows every event applied to @engine, whoever sent it: events
 /// sent with quire_engine_send() while the widget is shown update it, and the observer sees the
 /// events the widget sends (pointer and keys, and the frame clock's `tick`s while a page moves).
-/// When the session completes, the widget shows its completed state and ignores input; the
-/// observer receives `completed`.
+/// When the session completes, the observer receives `completed` and the widget keeps showing the
+/// last page as it was, insensitive (it takes no more input), with the CSS class `completed`:
+/// what comes next is the app's to show.
 ///
 /// The widget does not own @engine: free the engine only after the widget is destroyed. Freed
 /// before, the widget keeps showing the last state, insensitive, and sends nothing more. Once the
-/// widget is destroyed it no longer touches @engine. Call it on the thread GTK runs on, after
-/// gtk_init().
+/// widget is destroyed it no longer touches @engine. Call it after gtk_init(), on the process's
+/// first thread (the one GTK runs on).
 ///
 /// Returns: (transfer floating) (nullable): a new `GtkWidget *` with a floating reference, to
 ///   pack into a container like any widget (or to sink with g_object_ref_sink()); %NULL when
-///   @engine is %NULL, GTK is not initialized, or this is not the main thread.
+///   @engine is %NULL or freed, GTK is not initialized, or this is not the process's first thread.
 @c(quire_engine_gtk_view_new)
-public func quireEngineGtkViewNew(_ engine: EngineHandle?) -> UnsafeMutableRawPointer? {
+public func quireEngineGtkViewNew(_ engine: EngineHandle?) -> UnsafeMutablePointer<GtkWidget>? {
     guard let engine, Engine.from(engine) != nil else { return nil }
     // GTK runs on the process's first thread, which is Swift's main actor there; anywhere else
     // MainActor.assumeIsolated would trap, so the call is refused instead.
@@ -42,7 +43,7 @@ public func quireEngineGtkViewNew(_ engine: EngineHandle?) -> UnsafeMutableRawPo
     let outer = MainActor.assumeIsolated {
         EmbeddedView.make(handle.raw.assumingMemoryBound(to: QuireEngine.self)).map(CPointerBox.init)
     }
-    return outer?.raw
+    return outer?.raw.assumingMemoryBound(to: GtkWidget.self)
 }
 
 /// A `SessionStore` over an engine: the host's events go to the engine, and every event the
