@@ -2,11 +2,12 @@
  *
  *   quire-gtk-walkthrough FLOW
  *       A window showing the flow. When it completes, prints the result and quits; closing the
- *       window prints the state and quits (so a test can drive it with real key events).
- *   quire-gtk-walkthrough --replay SCRIPT [--screenshot PNG]
- *       Shows the script's flow, then sends the script's events through quire_session_send()
- *       while the view is shown (each one updates it) and prints the final state, as
- *       `quire test --final-states` does; --screenshot saves the view as a PNG.
+ *       window, or SIGTERM, prints the state and quits (so a test can drive it with real key
+ *       events and then ask for the state).
+ *   quire-gtk-walkthrough --replay SCRIPT... [--screenshot PNG]
+ *       For each script: shows its flow, sends the script's events through quire_session_send()
+ *       while the view is shown (each one updates it) and prints the final state, one line a
+ *       script, as `quire test --final-states` does; --screenshot saves the last view as a PNG.
  *
  * Exit codes: 0 done, 1 a flow, script or event was rejected (the message says where and why),
  * 2 usage, 3 no display.
@@ -14,6 +15,8 @@
 #include <quire-glib.h>
 #include <quire-gtk-view.h>
 
+#include <glib-unix.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +65,16 @@ on_close_request (GtkWindow *window, gpointer user_data)
   return FALSE;
 }
 
+static gboolean
+on_terminate (gpointer user_data)
+{
+  App *app = user_data;
+
+  print_state (app);
+  g_main_loop_quit (app->loop);
+  return G_SOURCE_REMOVE;
+}
+
 /* Runs the main loop until @done says so (or two seconds pass). */
 static void
 iterate_until (gboolean (*done) (GtkWidget *), GtkWidget *widget)
@@ -80,17 +93,22 @@ is_mapped (GtkWidget *widget)
   return gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0;
 }
 
-static GtkWidget *
+static void
 open_window (App *app, int width)
 {
-  GtkWidget *view = quire_gtk_view_new (app->session);   /* floating: the window takes it */
-
   app->window = gtk_window_new ();
   gtk_window_set_title (GTK_WINDOW (app->window), "Quire walkthrough");
   gtk_window_set_default_size (GTK_WINDOW (app->window), width, 640);
-  gtk_window_set_child (GTK_WINDOW (app->window), view);
   g_signal_connect (app->window, "close-request", G_CALLBACK (on_close_request), app);
   gtk_window_present (GTK_WINDOW (app->window));
+}
+
+static GtkWidget *
+show_session (App *app)
+{
+  GtkWidget *view = quire_gtk_view_new (app->session);   /* floating: the window takes it */
+
+  gtk_window_set_child (GTK_WINDOW (app->window), view);
   return view;
 }
 
@@ -142,6 +160,8 @@ script_session (JsonObject *script, const char *path, double *width, GError **er
       if (viewport != NULL && json_object_has_member (viewport, "width"))
         *width = json_object_get_double_member (viewport, "width");
     }
+  if (!quire_session_set_viewport_width (session, *width, error))
+    return NULL;
   return g_steal_pointer (&session);
 }
 
@@ -172,8 +192,7 @@ save_screenshot (GtkWidget *view, const char *path, GError **error)
   return TRUE;
 }
 
-/* Sends the script's events while the view is shown. The main loop does not run between them,
- * so the frame clock adds no tick of its own and the final state is the script's. */
+/* Sends the script's events while the view is shown. */
 static gboolean
 replay (App *app, const char *path, const char *screenshot, GError **error)
 {
@@ -188,11 +207,12 @@ replay (App *app, const char *path, const char *screenshot, GError **error)
   app->session = script_session (script, path, &width, error);
   if (app->session == NULL)
     return FALSE;
-  view = open_window (app, (int) width);
-  iterate_until (is_mapped, view);
-  /* The view set the session's viewport to its width; the script's is the one it was written for. */
-  if (!quire_session_set_viewport_width (app->session, width, error))
-    return FALSE;
+  /* The window is mapped before the view comes in, and the loop does not run again until the
+   * events are sent: no frame clock tick or allocation of the view's own gets into the session,
+   * whose final state is then the script's. */
+  open_window (app, (int) width);
+  iterate_until (is_mapped, app->window);
+  view = show_session (app);
 
   steps = json_object_get_array_member (script, "steps");
   for (guint i = 0; i < json_array_get_length (steps); i++)
@@ -212,14 +232,20 @@ replay (App *app, const char *path, const char *screenshot, GError **error)
         }
     }
   print_state (app);
+  app->printed = FALSE;
   if (screenshot != NULL)
     {
-      while (g_main_context_pending (NULL))
-        g_main_context_iteration (NULL, FALSE);
+      /* A few frames: the view lays out and draws what the events changed. */
+      gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+      while (g_get_monotonic_time () < end)
+        if (!g_main_context_iteration (NULL, FALSE))
+          g_usleep (1000);
       if (!save_screenshot (view, screenshot, error))
         return FALSE;
     }
   gtk_window_destroy (GTK_WINDOW (app->window));
+  app->window = NULL;
+  g_clear_object (&app->session);
   return TRUE;
 }
 
@@ -228,24 +254,30 @@ main (int argc, char **argv)
 {
   App app = { 0 };
   g_autoptr (GError) error = NULL;
-  const char *script = NULL, *screenshot = NULL, *flow = NULL;
+  g_autoptr (GPtrArray) scripts = g_ptr_array_new ();
+  const char *screenshot = NULL, *flow = NULL;
+  gboolean replaying = FALSE, usage_error = FALSE;
   int status = 0;
 
   for (int i = 1; i < argc; i++)
     {
-      if (strcmp (argv[i], "--replay") == 0 && i + 1 < argc)
-        script = argv[++i];
+      if (strcmp (argv[i], "--replay") == 0)
+        replaying = TRUE;
       else if (strcmp (argv[i], "--screenshot") == 0 && i + 1 < argc)
         screenshot = argv[++i];
-      else if (argv[i][0] != '-' && flow == NULL)
+      else if (argv[i][0] == '-')
+        usage_error = TRUE;
+      else if (replaying)
+        g_ptr_array_add (scripts, argv[i]);
+      else if (flow == NULL)
         flow = argv[i];
       else
-        flow = script = NULL, i = argc;
+        usage_error = TRUE;
     }
-  if ((script == NULL) == (flow == NULL) || (screenshot != NULL && script == NULL))
+  if (usage_error || (replaying ? scripts->len == 0 || flow != NULL : flow == NULL || screenshot != NULL))
     {
       g_printerr ("usage: quire-gtk-walkthrough FLOW\n"
-                  "       quire-gtk-walkthrough --replay SCRIPT [--screenshot PNG]\n");
+                  "       quire-gtk-walkthrough --replay SCRIPT... [--screenshot PNG]\n");
       return 2;
     }
   if (!gtk_init_check ())
@@ -254,10 +286,11 @@ main (int argc, char **argv)
       return 3;
     }
   app.loop = g_main_loop_new (NULL, FALSE);
-  if (script != NULL)
+  if (replaying)
     {
-      if (!replay (&app, script, screenshot, &error))
-        status = 1;
+      for (guint i = 0; i < scripts->len && status == 0; i++)
+        if (!replay (&app, scripts->pdata[i], i + 1 == scripts->len ? screenshot : NULL, &error))
+          status = 1;
     }
   else
     {
@@ -268,6 +301,8 @@ main (int argc, char **argv)
         {
           g_signal_connect (app.session, "notification::completed", G_CALLBACK (on_completed), &app);
           open_window (&app, 800);
+          show_session (&app);
+          g_unix_signal_add (SIGTERM, on_terminate, &app);
           g_main_loop_run (app.loop);
           if (app.window != NULL)
             gtk_window_destroy (GTK_WINDOW (app.window));
@@ -275,7 +310,7 @@ main (int argc, char **argv)
     }
   if (error != NULL)
     g_printerr ("quire-gtk-walkthrough: %s\n", error->message);
-  /* The window is gone: the view dropped its reference; ours is the last. */
+  /* The windows are gone: the views dropped their references; ours is the last. */
   g_clear_object (&app.session);
   while (g_main_context_pending (NULL))
     g_main_context_iteration (NULL, FALSE);
