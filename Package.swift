@@ -74,7 +74,9 @@ if let gtk = gtkFlags {
     targets += [
         .systemLibrary(name: "CGtk"),
         .target(
-            name: "CGtkShim", dependencies: ["CGtk"], cSettings: [.unsafeFlags(gtk.includes)],
+            // DWARF 4: libquire links this shim, and valgrind 3.19 (Debian 12) cannot read clang's
+            // default DWARF 5, which breaks the embedding tests' valgrind runs.
+            name: "CGtkShim", dependencies: ["CGtk"], cSettings: [.unsafeFlags(gtk.includes + ["-gdwarf-4"])],
             linkerSettings: links + [.linkedLibrary("X11"), .linkedLibrary("dispatch")]),
         .target(name: "QuireGtk", dependencies: ["CGtk", "CGtkShim", "QuireCore", "QuireHarness"], swiftSettings: swiftIncludes),
         .testTarget(
@@ -118,7 +120,9 @@ let package = Package(
 // types in Sources/CQuire, a header-only module; <quire.h> is generated from the Swift code by
 // scripts/generate-header). It needs nothing beyond the toolchain: the GObject layer, GObject
 // Introspection and the GNOME-style install are built by meson-helper/ (docs/embedding.md).
-package.products.append(.library(name: "Quire", type: .dynamic, targets: ["QuireEmbed"]))
+// With GTK, libquire also holds the GTK view of an embedded session (Sources/QuireEmbedGtk,
+// quire_engine_gtk_view_new): one library, so the view and the C API share one copy of the core.
+package.products.append(.library(name: "Quire", type: .dynamic, targets: gtkFlags == nil ? ["QuireEmbed"] : ["QuireEmbed", "QuireEmbedGtk"]))
 // A target's linker settings reach every binary that links it, the test bundle included, where the
 // export list's `local: *` also hid the sanitizer runtime's allocation functions (aligned_alloc,
 // memalign) from the Swift runtime: memory it got from glibc was then freed by AddressSanitizer's
@@ -139,3 +143,12 @@ package.targets += [
     // The bad-input corpus (Tests/BadInputTests/Corpus): run through the `quire` binary and the C API.
     .testTarget(name: "BadInputTests", dependencies: ["QuireEmbed", "QuireCore", "CQuire"], exclude: ["Corpus"]),
 ]
+if let gtk = gtkFlags {
+    let swiftIncludes: [SwiftSetting] = [.unsafeFlags(gtk.includes.flatMap { ["-Xcc", $0] })]
+    package.targets += [
+        .target(name: "QuireEmbedGtk", dependencies: ["QuireEmbed", "QuireGtk", "QuireCore", "CQuire", "CGtk", "CGtkShim"], swiftSettings: swiftIncludes),
+        .testTarget(
+            name: "QuireEmbedGtkTests", dependencies: ["QuireEmbedGtk", "QuireEmbed", "QuireGtk", "QuireCore", "CQuire", "CGtk", "CGtkShim"],
+            swiftSettings: swiftIncludes),
+    ]
+}

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE 1
 #include "CGtkShim.h"
 
 #include <glib-unix.h>
@@ -223,3 +224,5 @@ const char *quire_layout_scope_refused_type(GtkBuilderScope *scope) { return QUI
 const char *quire_layout_scope_refused_handler(GtkBuilderScope *scope) {
     return QUIRE_LAYOUT_SCOPE(scope)->refused_handler;
 }
+
+gboolean quire_is_main_thread(void) { return gettid() == getpid(); }

@@ -7,9 +7,22 @@ import QuireCore
 
 /// What a `QuireEngine *` handle refers to: the session, its observer and the bookkeeping that
 /// lets an observer send events or free the engine from inside a callback.
-final class Engine {
-    var session: Session
+///
+/// Besides the one C observer, fronts in the same process (the GTK view of
+/// `quire_engine_gtk_view_new`) follow the session as listeners: each is told once per event,
+/// with all of its notifications (possibly none: a tick that only moves the pager), before the
+/// observer sees the first of them, so what the view shows is the new state when the app's
+/// observer runs. An event a listener sends while being told is applied after the observer has
+/// seen the current event, so the observer still receives every notification in order.
+package final class Engine {
+    package var session: Session
     var observer: Observer?
+    private var listeners: [(id: Int, listener: Listener)] = []
+    private var nextListenerID = 1
+    /// How many listener calls are running (an event sent from one is deferred).
+    private var telling = 0
+    /// Events listeners sent while being told, applied once the current event is delivered.
+    private var deferred: [Event] = []
     /// How many `send`s are delivering notifications right now (an observer may send again).
     var delivering = 0
     /// `quire_engine_free` was called while notifications were being delivered: the engine is
@@ -22,6 +35,31 @@ final class Engine {
         self.session = session
     }
 
+    /// What a listener is told: every event applied (with its notifications), and that the
+    /// engine was freed (then nothing more).
+    package struct Listener {
+        package var changed: (Event, [SessionNotification]) -> Void
+        package var detached: () -> Void
+
+        package init(changed: @escaping (Event, [SessionNotification]) -> Void, detached: @escaping () -> Void) {
+            self.changed = changed
+            self.detached = detached
+        }
+    }
+
+    /// Adds a listener; the id removes it.
+    package func addListener(_ listener: Listener) -> Int {
+        defer { nextListenerID += 1 }
+        listeners.append((nextListenerID, listener))
+        return nextListenerID
+    }
+
+    package func removeListener(_ id: Int) {
+        listeners.removeAll { $0.id == id }
+    }
+
+    package var listenerCount: Int { listeners.count }
+
     /// A new handle owning a new engine.
     static func handle(for session: Session) -> UnsafeMutablePointer<QuireEngine> {
         let handle = UnsafeMutablePointer<QuireEngine>.allocate(capacity: 1)
@@ -30,7 +68,7 @@ final class Engine {
     }
 
     /// The engine behind a handle; nil for NULL or a handle already freed.
-    static func from(_ handle: UnsafeMutablePointer<QuireEngine>?) -> Engine? {
+    package static func from(_ handle: UnsafeMutablePointer<QuireEngine>?) -> Engine? {
         guard let handle, let impl = handle.pointee.impl else { return nil }
         let engine = Unmanaged<Engine>.fromOpaque(impl).takeUnretainedValue()
         return engine.freeRequested ? nil : engine
@@ -41,6 +79,10 @@ final class Engine {
         guard let handle, let impl = handle.pointee.impl else { return }
         let engine = Unmanaged<Engine>.fromOpaque(impl).takeUnretainedValue()
         if engine.freeRequested { return }
+        // Listeners let go first: they hold the handle and must not use it once it is freed.
+        let told = engine.listeners
+        engine.listeners.removeAll()
+        for entry in told { entry.listener.detached() }
         // Dropping the observer calls its destroy notifier, unless a delivery still holds it
         // (then the notifier runs when that callback has returned).
         engine.observer = nil
@@ -59,13 +101,30 @@ final class Engine {
         handle.deallocate()
     }
 
-    /// Sends an event and delivers its notifications to the observer, one by one.
-    func send(_ event: Event, handle: UnsafeMutablePointer<QuireEngine>) {
+    /// Sends an event: tells the listeners, then delivers its notifications to the observer, one
+    /// by one. Sent by a listener while it is being told, the event waits until the current one
+    /// has been delivered.
+    /// Returns what the event emitted (nothing when it was deferred).
+    @discardableResult
+    package func send(_ event: Event, handle: UnsafeMutablePointer<QuireEngine>) -> [SessionNotification] {
+        if telling > 0 {
+            deferred.append(event)
+            return []
+        }
         session.send(event, into: &buffer)
-        guard observer != nil, !buffer.isEmpty else { return }
+        guard !listeners.isEmpty || (observer != nil && !buffer.isEmpty) else { return buffer }
         // A copy: an observer that sends another event reuses `buffer`.
         let notifications = buffer
         delivering += 1
+        if !listeners.isEmpty {
+            telling += 1
+            for entry in listeners {
+                // Read each time: a listener may have removed another, or the engine been freed.
+                guard !freeRequested, listeners.contains(where: { $0.id == entry.id }) else { continue }
+                entry.listener.changed(event, notifications)
+            }
+            telling -= 1
+        }
         for notification in notifications {
             // Read each time: the observer may have been replaced, removed or the engine freed.
             guard !freeRequested, let current = observer else { break }
@@ -73,10 +132,17 @@ final class Engine {
                 current.callback(handle, text, current.userData)
             }
         }
+        // What listeners sent meanwhile, in order, each delivered whole (still inside this
+        // delivery, so the engine is released only at the outermost end).
+        while telling == 0, !freeRequested, !deferred.isEmpty {
+            send(deferred.removeFirst(), handle: handle)
+        }
         delivering -= 1
         if delivering == 0 && freeRequested {
+            deferred.removeAll()
             Engine.release(handle)
         }
+        return notifications
     }
 }
 

@@ -3,6 +3,8 @@
 
 #include <quire.h>
 
+#include "quire-session-private.h"
+
 /* The GError codes are the C API's, number for number. */
 G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_ARGUMENT == (int) QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
 G_STATIC_ASSERT ((int) QUIRE_ERROR_FILE == (int) QUIRE_ENGINE_ERROR_FILE);
@@ -202,6 +204,12 @@ session_new (QuireEngine *engine)
   /* The engine lives exactly as long as the session: no reference, no destroy notifier. */
   quire_engine_set_observer (engine, on_engine_notification, self, NULL);
   return self;
+}
+
+QuireEngine *
+quire_session_get_engine (QuireSession *self)
+{
+  return self->engine;
 }
 
 static void

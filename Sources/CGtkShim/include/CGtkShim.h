@@ -90,4 +90,8 @@ void quire_log_warning(const char *message);
 void quire_settings_set_prefer_dark(gboolean dark);
 // A boolean GtkSettings property ("gtk-cursor-blink", "gtk-enable-animations").
 void quire_settings_set_bool(const char *name, gboolean value);
+
+// Whether this is the process's first thread, the one Swift's main actor runs on (an embedding
+// app calling from another thread must be refused, not trapped).
+gboolean quire_is_main_thread(void);
 #endif

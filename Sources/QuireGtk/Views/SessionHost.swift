@@ -7,12 +7,32 @@ public protocol SessionView: AnyObject {
     func render(_ session: Session, _ notifications: [SessionNotification])
 }
 
+/// Where a host's session lives when the host does not own it: an owner that others send events
+/// to as well (the engine behind a `QuireEngine *` an app embeds). The store applies the events
+/// the host sends and tells the host of every event applied, whoever sent it, by calling
+/// `SessionHost.storeApplied`.
+@MainActor
+public protocol SessionStore: AnyObject {
+    /// The session as it is now.
+    var session: Session { get }
+    /// Applies an event (the store then calls `storeApplied`); what it emitted, or nothing when the
+    /// store applies it later or not at all.
+    func send(_ event: Event) -> [SessionNotification]
+    func setViewportWidth(_ width: Double)
+}
+
 /// Holds the one session value of a window and is the only way events reach it: GTK handlers
 /// translate input into `Event`s and `send` them; every view then renders from the new state.
 /// It decides nothing (the core does).
+///
+/// With a `SessionStore`, the value lives in the store instead: events go through it, and the
+/// host renders whenever the store says an event was applied — its own or anyone else's.
 @MainActor
 public final class SessionHost {
-    public private(set) var session: Session
+    /// The session the views show.
+    public var session: Session { store?.session ?? local }
+    private var local: Session
+    private let store: SessionStore?
     private var buffer: [SessionNotification] = []
     private var views: [WeakView] = []
     private var rendering = false
@@ -25,7 +45,14 @@ public final class SessionHost {
     public var onCompleted: ((Completion) -> Void)?
 
     public init(_ session: Session) {
-        self.session = session
+        local = session
+        store = nil
+    }
+
+    /// A host over a session that `store` holds.
+    public init(store: SessionStore) {
+        local = store.session
+        self.store = store
     }
 
     public func attach(_ view: SessionView) {
@@ -41,9 +68,25 @@ public final class SessionHost {
             queued.append(event)
             return []
         }
-        session.send(event, into: &buffer)
+        if let store { return store.send(event) }
+        local.send(event, into: &buffer)
         let emitted = buffer
+        applied(event, emitted)
+        return emitted
+    }
+
+    /// The store applied an event (sent by this host or anyone else): render it.
+    public func storeApplied(_ event: Event, _ emitted: [SessionNotification]) {
+        applied(event, emitted)
+    }
+
+    private func applied(_ event: Event, _ emitted: [SessionNotification]) {
         onEvent?(event, emitted)
+        if rendering {
+            // Another owner's event arrived while the views render: they render again after.
+            rerender = (rerender ?? []) + emitted
+            return
+        }
         render(emitted)
         if !queued.isEmpty {
             let pending = queued
@@ -54,7 +97,6 @@ public final class SessionHost {
             delivered = true
             onCompleted?(completion)
         }
-        return emitted
     }
 
     /// When set, the session keeps its viewport width whatever the window's (a replayed script
@@ -63,7 +105,8 @@ public final class SessionHost {
 
     /// The pager's width changed (allocation); drags are measured against it.
     public func setViewportWidth(_ width: Double) {
-        if !fixedViewport && width != session.viewportWidth { session.setViewportWidth(width) }
+        guard !fixedViewport && width != session.viewportWidth else { return }
+        if let store { store.setViewportWidth(width) } else { local.setViewportWidth(width) }
     }
 
     private func render(_ notifications: [SessionNotification]) {
@@ -71,7 +114,14 @@ public final class SessionHost {
         defer { rendering = false }
         views.removeAll { $0.view == nil }
         for entry in views { entry.view?.render(session, notifications) }
+        while let again = rerender {
+            rerender = nil
+            for entry in views { entry.view?.render(session, again) }
+        }
     }
+
+    /// Notifications of events applied by a store during a render, rendered right after it.
+    private var rerender: [SessionNotification]?
 
     private struct WeakView {
         weak var view: SessionView?

@@ -1,0 +1,13 @@
+/* quire-session-private.h — what the GTK view needs of a QuireSession; not installed. */
+#pragma once
+
+#include <quire.h>
+
+#include "quire-session.h"
+
+G_BEGIN_DECLS
+
+/* The engine a session owns (it lives as long as the session). */
+G_GNUC_INTERNAL QuireEngine *quire_session_get_engine (QuireSession *self);
+
+G_END_DECLS
