@@ -89,7 +89,7 @@ if let gtk = gtkFlags {
 }
 
 // A release `quire` links the Swift runtime and Foundation statically (`-static-stdlib`; the
-// static Foundation needs CoreFoundation and ICU named, as objects compiled against the shared
+// static Foundation needs CoreFoundation, ICU and Synchronization named, as objects compiled against the shared
 // Foundation do not ask for them). The dynamic loader then binds about 10 shared libraries fewer
 // and far fewer symbols: 1 ms instead of 7 before `main`, which is most of what `quire run` paid
 // over a C GTK program to reach its first frame (README, "The GTK app against a bare C window").
@@ -99,7 +99,7 @@ var quireLinks: [LinkerSetting] = []
 if ProcessInfo.processInfo.environment["QUIRE_STATIC_SWIFT"] != "0" {
     quireLinks.append(
         .unsafeFlags(
-            ["-static-stdlib", "-use-ld=lld", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections"],
+            ["-static-stdlib", "-use-ld=lld", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
             .when(platforms: [.linux], configuration: .release)))
 }
 targets.append(
