@@ -128,3 +128,18 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         }
     }
 }
+
+/// The user's POSIX locale becomes a tag the loader accepts, whatever the environment holds.
+@Suite struct POSIXLocaleTests {
+    @Test(arguments: [
+        ("ja_JP.UTF-8", "ja-JP"), ("en_GB.utf8@euro", "en-GB"), ("sr_RS@latin", "sr-RS"), ("de", "de"),
+        ("C", "en"), ("POSIX", "en"), ("C.UTF-8", "en"), ("", "en"), (".UTF-8", "en"),
+        // Names that make no tag: the language alone when it is one, else English.
+        ("de_!!", "de"), ("fr_FR_waytoolongsubtag", "fr"), ("x y", "en"), ("é_FR", "en"), ("en__US", "en"),
+    ])
+    func aLocaleNameBecomesATagTheLoaderAccepts(name: String, tag: String) {
+        let made = Flow.languageTag(posixLocale: name)
+        #expect(made == tag)
+        #expect(Flow.languageTagProblem(made) == nil)
+    }
+}

@@ -29,14 +29,6 @@ import Testing
 }
 
 @Suite struct TranslationTests {
-    @Test func posixLocalesBecomeLanguageTags() {
-        #expect(QuireApplication.bcp47("ja_JP.UTF-8") == "ja-JP")
-        #expect(QuireApplication.bcp47("en_GB.utf8@euro") == "en-GB")
-        #expect(QuireApplication.bcp47("C") == "en")
-        #expect(QuireApplication.bcp47("POSIX") == "en")
-        #expect(QuireApplication.bcp47("de") == "de")
-    }
-
     @Test func keysAreGDKNamesAndModifiedKeysAreLeftToGTK() {
         #expect(KeyTranslation.key(named: "Right", shift: false, control: false, alt: false) == .right)
         #expect(KeyTranslation.key(named: "ISO_Left_Tab", shift: true, control: false, alt: false) == .shiftTab)

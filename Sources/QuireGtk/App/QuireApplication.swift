@@ -106,15 +106,7 @@ public final class QuireApplication {
     /// The session locale: `--locale`, else the user's (LC_ALL, LC_MESSAGES, LANG), as BCP 47.
     public static func userLocale() -> String {
         guard let names = g_get_language_names(), let first = names.pointee else { return "en" }
-        return bcp47(String(cString: first))
-    }
-
-    /// "ja_JP.UTF-8" → "ja-JP"; "C" and "POSIX" → "en".
-    public nonisolated static func bcp47(_ posix: String) -> String {
-        let base = posix.split(separator: ".").first.map(String.init) ?? posix
-        let bare = base.split(separator: "@").first.map(String.init) ?? base
-        if bare.isEmpty || bare == "C" || bare == "POSIX" { return "en" }
-        return bare.split(separator: "_").joined(separator: "-")
+        return Flow.languageTag(posixLocale: String(cString: first))
     }
 
     private func run() -> Int32 {
