@@ -72,7 +72,9 @@ extension Session {
         emit(.inputPresented(field: id, view: view(of: field)))
     }
 
-    func initialDraft(_ field: Int) -> FieldValue {
+    /// Inlined for the same reason as `neighbour(of:forward:wrapping:in:)`: a call from `focus`
+    /// copied the whole session.
+    @inline(__always) func initialDraft(_ field: Int) -> FieldValue {
         guard flow.fieldTraits[field].isPicker else { return .null }
         let value = values[field]
         switch flow.fields[field].kind {
@@ -123,7 +125,7 @@ extension Session {
         guard accessoryItems(of: editing.field).contains(item) else { return ignore(event, .notInAccessory) }
         switch item {
         case .previous, .next:
-            guard let target = focusTarget(.accessory(forward: item == .next)) else { return ignore(event, .disabled) }
+            guard let target = focusTargetInPlace(.accessory(forward: item == .next)) else { return ignore(event, .disabled) }
             focus(target)
         case .done:
             resign(commit: true)
@@ -141,7 +143,7 @@ extension Session {
         switch key {
         case .tab, .shiftTab:
             guard motion == nil else { return ignore(event, .transitionInProgress) }
-            guard let target = focusTarget(.tab(forward: key == .tab)) else { return ignore(event, .noEditableField) }
+            guard let target = focusTargetInPlace(.tab(forward: key == .tab)) else { return ignore(event, .noEditableField) }
             focus(target)
         case .return:
             pressReturn(event)
@@ -168,7 +170,7 @@ extension Session {
     mutating func pressReturn(_ event: Event) {
         guard let editing = input else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[editing.field].kind == .text else { return resign(commit: true) }
-        if let next = focusTarget(.returnKey) { focus(next) } else { resign(commit: true) }
+        if let next = focusTargetInPlace(.returnKey) { focus(next) } else { resign(commit: true) }
     }
 
     /// What Return shows on a text field's keyboard: `next` or `done`.
