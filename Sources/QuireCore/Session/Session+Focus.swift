@@ -243,6 +243,8 @@ extension Session {
         guard !text.isEmpty else { return ignore(event, .emptyText) }
         // A newline in the text acts as Return; the rest goes to whoever is first responder then.
         var segment = Substring(text)
+        // Every newline cluster holds a CR or LF byte: text without one is inserted whole.
+        if !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { return insert(segment, event) }
         while let newline = segment.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             insert(segment[..<newline], event)
             pressReturn(event)
@@ -262,7 +264,14 @@ extension Session {
         // The new length without building the new text: only the last cluster can join the
         // inserted text (a combining mark, a second regional indicator), so only they are counted.
         let length: Int
-        if let last = current.last {
+        if current.utf8.last.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
+            text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D && $0 != 0x0A })
+        {
+            // ASCII after an ASCII scalar other than CR: no grapheme rule joins them (only CR LF
+            // joins two ASCII scalars, and no ASCII scalar is a prepend, extend or joiner), so
+            // each byte is one cluster.
+            length = textLengths[field] + text.utf8.count
+        } else if let last = current.last {
             var joined = String(last)
             joined.append(contentsOf: text)
             length = textLengths[field] - 1 + joined.count
