@@ -113,15 +113,20 @@ extension Session {
         case open(position: Double, index: Int)
     }
 
-    /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals.
-    func dragNeighbour(from anchor: Double, _ direction: Int) -> DragNeighbour {
-        if draftChangesValue { return Self.dragNeighbour(from: anchor, direction, in: Outlook(committingDraftOf: self)) }
-        return Self.dragNeighbour(from: anchor, direction, in: self)
+    /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals. Mutating only
+    /// to lend the session `inout` (see `focusTargetInPlace(_:)`); it changes nothing.
+    mutating func dragNeighbour(from anchor: Double, _ direction: Int) -> DragNeighbour {
+        if draftChangesValue {
+            var outlook = Outlook(committingDraftOf: self)
+            return Self.dragNeighbour(from: anchor, direction, in: &outlook)
+        }
+        return Self.dragNeighbour(from: anchor, direction, in: &self)
     }
 
-    // (Static, with the session passed once as `answers`: passing `self` both as the method's
-    // receiver and as an argument made a copy of the whole session on every drag update.)
-    static func dragNeighbour(from anchor: Double, _ direction: Int, in answers: some Answers) -> DragNeighbour {
+    // (Static, with the session lent once, `inout`, as `answers`: passing `self` both as the
+    // method's receiver and as an argument, or as a borrowed argument from a mutating handler,
+    // made a copy of the whole session on every drag update. `answers` is only read.)
+    static func dragNeighbour(from anchor: Double, _ direction: Int, in answers: inout some Answers) -> DragNeighbour {
         let count = answers.visibleCount
         guard count > 1 else { return .none }
         let target = anchor.rounded() + Double(direction)
