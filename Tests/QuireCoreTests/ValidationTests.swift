@@ -217,7 +217,8 @@ import Testing
 }
 
 @Suite struct TextLengthTests {
-    static let pieces = ["a", "e", "\u{301}", "\u{308}", "🇯", "🇵", "🇺🇸", "👩", "\u{200D}", "💻", "한", "\u{1100}", "\u{1161}", "日本"]
+    // "\u{600}" is a prepend: the character typed after it joins its cluster.
+    static let pieces = ["a", "\u{600}", "e", "\u{301}", "\u{308}", "🇯", "🇵", "🇺🇸", "👩", "\u{200D}", "💻", "한", "\u{1100}", "\u{1161}", "日本"]
 
     /// Typing keeps each answer's length in grapheme clusters without recounting the whole text;
     /// whatever is typed and deleted, it equals a full count, and `maxLength` refuses exactly

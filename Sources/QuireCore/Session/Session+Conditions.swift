@@ -82,10 +82,11 @@ extension Derivation {
 
     /// Re-evaluates a field's conditions and error; returns whether its visibility changed.
     mutating func recompute(field: Int) -> Bool {
-        let definition = flow.fields[field]
-        let visible = isPageVisible(definition.page) && holds(definition.visibleIf, otherwise: true)
-        let enabled = holds(definition.enabledIf, otherwise: true)
-        let required = definition.required || holds(definition.requiredIf, otherwise: false)
+        // Read in place: binding `flow.fields[field]` to a constant copied the whole field
+        // definition (and retained everything in it) for every field a restore evaluates.
+        let visible = isPageVisible(flow.fields[field].page) && holds(flow.fields[field].visibleIf, otherwise: true)
+        let enabled = holds(flow.fields[field].enabledIf, otherwise: true)
+        let required = flow.fields[field].required || holds(flow.fields[field].requiredIf, otherwise: false)
         let changed = visible != isFieldVisible(field)
         storeFlags(field, visible: visible, enabled: enabled, required: required)
         updateError(field)

@@ -113,15 +113,20 @@ extension Session {
         case open(position: Double, index: Int)
     }
 
-    /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals.
-    func dragNeighbour(from anchor: Double, _ direction: Int) -> DragNeighbour {
-        if draftChangesValue { return Self.dragNeighbour(from: anchor, direction, in: Outlook(committingDraftOf: self)) }
-        return Self.dragNeighbour(from: anchor, direction, in: self)
+    /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals. Mutating only
+    /// to lend the session `inout` (see `focusTargetInPlace(_:)`); it changes nothing.
+    mutating func dragNeighbour(from anchor: Double, _ direction: Int) -> DragNeighbour {
+        if draftChangesValue {
+            var outlook = Outlook(committingDraftOf: self)
+            return Self.dragNeighbour(from: anchor, direction, in: &outlook)
+        }
+        return Self.dragNeighbour(from: anchor, direction, in: &self)
     }
 
-    // (Static, with the session passed once as `answers`: passing `self` both as the method's
-    // receiver and as an argument made a copy of the whole session on every drag update.)
-    static func dragNeighbour(from anchor: Double, _ direction: Int, in answers: some Answers) -> DragNeighbour {
+    // (Static, with the session lent once, `inout`, as `answers`: passing `self` both as the
+    // method's receiver and as an argument, or as a borrowed argument from a mutating handler,
+    // made a copy of the whole session on every drag update. `answers` is only read.)
+    static func dragNeighbour(from anchor: Double, _ direction: Int, in answers: inout some Answers) -> DragNeighbour {
         let count = answers.visibleCount
         guard count > 1 else { return .none }
         let target = anchor.rounded() + Double(direction)
@@ -182,38 +187,54 @@ extension Session {
 
     /// The field a focus move from the first responder (or nothing) goes to; nil: none.
     func focusTarget(_ move: FocusMove) -> Int? {
-        if draftChangesValue { return focusTarget(move, in: Outlook(committingDraftOf: self)) }
-        return focusTarget(move, in: self)
+        var session = self
+        return session.focusTargetInPlace(move)
     }
 
-    func focusTarget(_ move: FocusMove, in answers: some Answers) -> Int? {
+    /// `focusTarget(_:)` for event handlers. The session is lent to the decision `inout`: lent as
+    /// a borrowed argument from a mutating method, it was first copied whole (528 bytes an event).
+    mutating func focusTargetInPlace(_ move: FocusMove) -> Int? {
         let field = input?.field
+        let page = currentPage
+        if draftChangesValue {
+            var outlook = Outlook(committingDraftOf: self)
+            return Self.focusTarget(move, from: field, onPage: page, in: &outlook)
+        }
+        return Self.focusTarget(move, from: field, onPage: page, in: &self)
+    }
+
+    /// `answers` is only read; `inout` lends it without a copy.
+    static func focusTarget(_ move: FocusMove, from field: Int?, onPage page: Int, in answers: inout some Answers) -> Int? {
         switch move {
         case .tab(let forward):
-            return neighbour(of: field, forward: forward, wrapping: true, in: answers)
+            return neighbour(of: field, onPage: page, forward: forward, wrapping: true, in: &answers)
         case .accessory(let forward):
             guard let field else { return nil }
-            return neighbour(of: field, forward: forward, wrapping: false, in: answers)
+            return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: &answers)
         case .returnKey:
-            guard let field, case .text(let options) = flow.fields[field].kind else { return nil }
+            guard let field, case .text(let options) = answers.flow.fields[field].kind else { return nil }
             switch options.returnKey {
             case .done: return nil
-            case .next: return neighbour(of: field, forward: true, wrapping: true, in: answers)
-            case .default: return neighbour(of: field, forward: true, wrapping: false, in: answers)
+            case .next: return neighbour(of: field, onPage: page, forward: true, wrapping: true, in: &answers)
+            case .default: return neighbour(of: field, onPage: page, forward: true, wrapping: false, in: &answers)
             }
         }
     }
 
-    /// The next (or previous) field of the current page that can become first responder.
-    func neighbour(of field: Int?, forward: Bool, wrapping: Bool, in answers: some Answers) -> Int? {
-        let range = flow.pages[currentPage].fieldRange
+    /// The next (or previous) field of `page` that can become first responder.
+    static func neighbour(
+        of field: Int?, onPage page: Int, forward: Bool, wrapping: Bool, in answers: inout some Answers
+    ) -> Int? {
+        let range = answers.flow.pages[page].fieldRange
         guard !range.isEmpty else { return nil }
         guard let field else {
-            let examine = { (candidate: Int) -> Bool in
+            var candidate = forward ? range.lowerBound : range.upperBound - 1
+            while range.contains(candidate) {
                 WorkMeter.count()
-                return answers.canFocus(candidate)
+                if answers.canFocus(candidate) { return candidate }
+                candidate += forward ? 1 : -1
             }
-            return forward ? range.first(where: examine) : range.reversed().first(where: examine)
+            return nil
         }
         var candidate = field
         for _ in 0..<(range.count - 1) {

@@ -72,7 +72,9 @@ extension Session {
         emit(.inputPresented(field: id, view: view(of: field)))
     }
 
-    func initialDraft(_ field: Int) -> FieldValue {
+    /// Inlined for the same reason as `neighbour(of:forward:wrapping:in:)`: a call from `focus`
+    /// copied the whole session.
+    @inline(__always) func initialDraft(_ field: Int) -> FieldValue {
         guard flow.fieldTraits[field].isPicker else { return .null }
         let value = values[field]
         switch flow.fields[field].kind {
@@ -123,7 +125,7 @@ extension Session {
         guard accessoryItems(of: editing.field).contains(item) else { return ignore(event, .notInAccessory) }
         switch item {
         case .previous, .next:
-            guard let target = focusTarget(.accessory(forward: item == .next)) else { return ignore(event, .disabled) }
+            guard let target = focusTargetInPlace(.accessory(forward: item == .next)) else { return ignore(event, .disabled) }
             focus(target)
         case .done:
             resign(commit: true)
@@ -141,7 +143,7 @@ extension Session {
         switch key {
         case .tab, .shiftTab:
             guard motion == nil else { return ignore(event, .transitionInProgress) }
-            guard let target = focusTarget(.tab(forward: key == .tab)) else { return ignore(event, .noEditableField) }
+            guard let target = focusTargetInPlace(.tab(forward: key == .tab)) else { return ignore(event, .noEditableField) }
             focus(target)
         case .return:
             pressReturn(event)
@@ -168,7 +170,7 @@ extension Session {
     mutating func pressReturn(_ event: Event) {
         guard let editing = input else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[editing.field].kind == .text else { return resign(commit: true) }
-        if let next = focusTarget(.returnKey) { focus(next) } else { resign(commit: true) }
+        if let next = focusTargetInPlace(.returnKey) { focus(next) } else { resign(commit: true) }
     }
 
     /// What Return shows on a text field's keyboard: `next` or `done`.
@@ -241,6 +243,8 @@ extension Session {
         guard !text.isEmpty else { return ignore(event, .emptyText) }
         // A newline in the text acts as Return; the rest goes to whoever is first responder then.
         var segment = Substring(text)
+        // Every newline cluster holds a CR or LF byte: text without one is inserted whole.
+        if !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { return insert(segment, event) }
         while let newline = segment.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             insert(segment[..<newline], event)
             pressReturn(event)
@@ -260,7 +264,14 @@ extension Session {
         // The new length without building the new text: only the last cluster can join the
         // inserted text (a combining mark, a second regional indicator), so only they are counted.
         let length: Int
-        if let last = current.last {
+        if current.utf8.last.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
+            text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D && $0 != 0x0A })
+        {
+            // ASCII after an ASCII scalar other than CR: no grapheme rule joins them (only CR LF
+            // joins two ASCII scalars, and no ASCII scalar is a prepend, extend or joiner), so
+            // each byte is one cluster.
+            length = textLengths[field] + text.utf8.count
+        } else if let last = current.last {
             var joined = String(last)
             joined.append(contentsOf: text)
             length = textLengths[field] - 1 + joined.count

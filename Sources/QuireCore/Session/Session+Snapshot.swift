@@ -116,8 +116,8 @@ extension Session {
         let width =
             object["viewportWidth"].flatMap { reader.number($0, at: path + "viewportWidth", what: "viewportWidth", in: Session.viewportWidths) }
             ?? 800
-        var session = Session(flow: flow, locale: locale, viewportWidth: width)
-
+        // The answers are read first, so the session derives visibility and errors once, from them.
+        var answers = flow.fields.map(\.defaultValue)
         if let values = object["values"].flatMap({ reader.object($0, at: path + "values", what: "values") }) {
             for (id, json) in values {
                 guard let field = flow.fieldIndex(of: id) else {
@@ -128,10 +128,10 @@ extension Session {
                     reader.error(path + "values" + id, "\(json) is not a value of the \(flow.fields[field].kind.name) field '\(id)'")
                     continue
                 }
-                session.values[field] = value
-                session.textLengths[field] = value.textLength
+                answers[field] = value
             }
         }
+        var session = Session(flow: flow, locale: locale, viewportWidth: width, values: answers)
         if let touched = object["touched"].flatMap({ reader.array($0, at: path + "touched", what: "touched") }) {
             for (at, entry) in touched.enumerated() {
                 guard let id = reader.string(entry, at: path + "touched" + at, what: "a field id"),
@@ -143,7 +143,6 @@ extension Session {
                 session.touched[field] = true
             }
         }
-        session.rebuildDerived()
 
         if let page = object["page"].flatMap({ reader.string($0, at: path + "page", what: "page") }) {
             if let index = flow.pageIndex(of: page), session.pageVisible[index] {

@@ -51,12 +51,18 @@ public struct Session: Sendable, Equatable {
     var outbox: [SessionNotification] = []
 
     public init(flow: Flow, locale: String = "en", viewportWidth: Double = 800) {
+        self.init(flow: flow, locale: locale, viewportWidth: viewportWidth, values: flow.fields.map(\.defaultValue))
+    }
+
+    /// A session whose answers are `values` (one per field, each a value of its field), with
+    /// everything they derive evaluated once: restoring a snapshot starts here.
+    init(flow: Flow, locale: String, viewportWidth: Double, values: [FieldValue]) {
         self.flow = flow
         self.locale = locale
         self.viewportWidth = viewportWidth > 0 ? viewportWidth : 800
         let fieldCount = flow.fields.count
         let pageCount = flow.pages.count
-        values = flow.fields.map(\.defaultValue)
+        self.values = values
         textLengths = values.map(\.textLength)
         touched = [Bool](repeating: false, count: fieldCount)
         pageVisible = [Bool](repeating: false, count: pageCount)
