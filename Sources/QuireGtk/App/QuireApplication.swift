@@ -77,6 +77,8 @@ public final class QuireApplication {
     private var autosaveReport = FailureReport()
     /// What the autosave holds, as a resume would restore it (nil: not known, save at the next change).
     private var savedPoint: ResumePoint?
+    /// A save put off to the loop's next idle moment (after a frame that changed the resume point).
+    private var pendingSave: MainLoop.IdleCall?
     private var driveTimer: GLibTimeout?
     private var preferences: PreferencesView?
     /// The settings the main window shows (and the preferences edit).
@@ -256,8 +258,24 @@ public final class QuireApplication {
             // the event's result is on disk before it is drawn, so a kill loses nothing the user
             // saw. Not after a drag's motion (a resume starts from before a drag in flight; its
             // release is saved) nor a frame that only advances an animation. (A completing event
-            // is not saved: completion removes the file.)
-            if host.session.completed == nil { self.autosaveIfChanged(host.session) }
+            // is not saved: completion removes the file.) A frame that lands a page (or starts an
+            // auto-advance) is saved once the loop is idle, right after that frame is drawn, not
+            // inside it: a save is a snapshot and a file write (2 ms on a 1,000-page flow), which
+            // would be most of the frame's work. A kill before it resumes from the move under way,
+            // which lands on the same page.
+            guard host.session.completed == nil else { return }
+            if case .tick = event {
+                if self.pendingSave == nil {
+                    self.pendingSave = MainLoop.idle { [weak self] in
+                        guard let self else { return }
+                        self.pendingSave = nil
+                        if let session = self.walkthrough?.host.session, session.completed == nil { self.autosaveIfChanged(session) }
+                    }
+                }
+            } else {
+                self.pendingSave = nil
+                self.autosaveIfChanged(host.session)
+            }
         }
         walkthrough = view
         // What the file holds now: this session (resumed), or nothing, which resumes the same as a
