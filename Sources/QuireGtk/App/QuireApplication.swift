@@ -115,6 +115,7 @@ public final class QuireApplication {
         app.on("startup") { [weak self] in self?.startup() }
         app.on("activate") { [weak self] in self?.activate() }
         let status = g_application_run(quire_g_application(app.pointer), 0, nil)
+        flushPendingSave()
         saveRecording()
         if options.frameStats { printError(FrameStatistics(frameWork).summary) }
         if options.saveStats { printError(FrameStatistics(saveTimes).summary(named: "autosave", counting: "saves")) }
@@ -266,11 +267,7 @@ public final class QuireApplication {
             guard host.session.completed == nil else { return }
             if case .tick = event {
                 if self.pendingSave == nil {
-                    self.pendingSave = MainLoop.idle { [weak self] in
-                        guard let self else { return }
-                        self.pendingSave = nil
-                        if let session = self.walkthrough?.host.session, session.completed == nil { self.autosaveIfChanged(session) }
-                    }
+                    self.pendingSave = MainLoop.idle { [weak self] in self?.flushPendingSave() }
                 }
             } else {
                 self.pendingSave = nil
@@ -435,6 +432,14 @@ public final class QuireApplication {
     }
 
     /// The window is going: the walkthrough in progress is saved as it stands, and the timer.
+    /// The save a frame put off to the loop's next idle moment, now: when that moment comes, or
+    /// when the app quits first (`--drive`, Ctrl+Q).
+    private func flushPendingSave() {
+        guard pendingSave != nil else { return }
+        pendingSave = nil
+        if let session = walkthrough?.host.session, session.completed == nil { autosaveIfChanged(session) }
+    }
+
     private func windowClosed() {
         if let session = walkthrough?.host.session, session.completed == nil { autosaveIfChanged(session) }
         if let timer = timer?.timer { saveTimer(timer) }
