@@ -44,14 +44,7 @@ final class AppStorage {
     /// The saved walkthrough of `flow`, if there is one that can be resumed. One that cannot is
     /// moved aside (with a message); one that had completed is ignored.
     func savedSession(of flow: Flow) -> Session? {
-        let bytes: [UInt8]
-        switch read(sessionPath) {
-        case .missing: return nil
-        case .failed(let problem):
-            setAside(sessionPath, what: "the saved walkthrough", problem: problem)
-            return nil
-        case .bytes(let read): bytes = read
-        }
+        guard let bytes = contents(sessionPath, what: "the saved walkthrough") else { return nil }
         do {
             return try Session(restoring: bytes, flow: flow, file: sessionPath)
         } catch {
@@ -77,14 +70,7 @@ final class AppStorage {
     /// The settings saved before (outcome and values), if any. A file that cannot be read is moved
     /// aside (with a message) and counts as none.
     func settings() -> (outcome: String, values: JSONObject)? {
-        let bytes: [UInt8]
-        switch read(settingsPath) {
-        case .missing: return nil
-        case .failed(let problem):
-            setAside(settingsPath, what: "the settings", problem: problem)
-            return nil
-        case .bytes(let read): bytes = read
-        }
+        guard let bytes = contents(settingsPath, what: "the settings") else { return nil }
         let value: JSONValue
         do {
             value = try DocumentReader.parse(file: settingsPath, bytes: bytes).0
@@ -119,14 +105,7 @@ final class AppStorage {
     /// The timer saved before, resumed at `now` (wall-clock µs); nil when there is none (a file
     /// that cannot be read is moved aside with a message).
     func timer(now: Int64) -> FocusTimer? {
-        let bytes: [UInt8]
-        switch read(timerPath) {
-        case .missing: return nil
-        case .failed(let problem):
-            setAside(timerPath, what: "the focus timer", problem: problem)
-            return nil
-        case .bytes(let read): bytes = read
-        }
+        guard let bytes = contents(timerPath, what: "the focus timer") else { return nil }
         do {
             let value = try DocumentReader.parse(file: timerPath, bytes: bytes).0
             if let saved = FocusTimer.Saved(json: value) { return saved.resumed(at: now) }
@@ -150,6 +129,18 @@ final class AppStorage {
         case bytes([UInt8])
         /// There, but not readable: why.
         case failed(String)
+    }
+
+    /// The bytes of the file at `path`; nil when there is none, or when it cannot be read (then it
+    /// is moved aside, with a message naming `what` it held).
+    private func contents(_ path: String, what: String) -> [UInt8]? {
+        switch read(path) {
+        case .missing: return nil
+        case .failed(let problem):
+            setAside(path, what: what, problem: problem)
+            return nil
+        case .bytes(let bytes): return bytes
+        }
     }
 
     private func read(_ path: String) -> Read {
