@@ -20,21 +20,32 @@ public enum Matcher {
     public static let tolerance = 1e-9
 
     public static func match(expected: JSONValue, actual: JSONValue?, at path: JSONPath, into mismatches: inout [Mismatch]) {
+        var trail = path.components
+        match(expected: expected, actual: actual, trail: &trail, into: &mismatches)
+    }
+
+    /// The partial match with the path kept as a stack of components, turned into a `JSONPath`
+    /// only for a mismatch (building a path per key was most of matching a state that matches).
+    static func match(
+        expected: JSONValue, actual: JSONValue?, trail: inout [JSONPath.Component], into mismatches: inout [Mismatch]
+    ) {
         guard let actual else {
-            mismatches.append(Mismatch(path: path, expected: expected, actual: nil))
+            mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: nil))
             return
         }
         switch (expected, actual) {
         case (.object(let want), .object(let have)):
             if want.isEmpty {
-                if !have.isEmpty { mismatches.append(Mismatch(path: path, expected: expected, actual: actual)) }
+                if !have.isEmpty { mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: actual)) }
                 return
             }
             for (key, value) in want {
-                match(expected: value, actual: have[key], at: path + key, into: &mismatches)
+                trail.append(.key(key))
+                match(expected: value, actual: have[key], trail: &trail, into: &mismatches)
+                trail.removeLast()
             }
         default:
-            if !equal(expected, actual) { mismatches.append(Mismatch(path: path, expected: expected, actual: actual)) }
+            if !equal(expected, actual) { mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: actual)) }
         }
     }
 
@@ -59,8 +70,12 @@ public enum Matcher {
     /// Matches an `expect` object against a session, building only the state keys it names.
     public static func match(_ expected: JSONObject, session: Session) -> [Mismatch] {
         var mismatches: [Mismatch] = []
+        var trail: [JSONPath.Component] = []
+        trail.reserveCapacity(4)
         for (key, value) in expected {
-            match(expected: value, actual: session.stateValue(key), at: .root + key, into: &mismatches)
+            trail.append(.key(key))
+            match(expected: value, actual: session.stateValue(key), trail: &trail, into: &mismatches)
+            trail.removeLast()
         }
         return mismatches
     }
@@ -70,32 +85,47 @@ public enum Matcher {
     /// key)"), arrays the same length and matching elements, scalars equal (numbers within
     /// `tolerance`).
     public static func matchExactly(expected: JSONValue, actual: JSONValue?, at path: JSONPath, into mismatches: inout [Mismatch]) {
+        var trail = path.components
+        matchExactly(expected: expected, actual: actual, trail: &trail, into: &mismatches)
+    }
+
+    static func matchExactly(
+        expected: JSONValue, actual: JSONValue?, trail: inout [JSONPath.Component], into mismatches: inout [Mismatch]
+    ) {
         guard let actual else {
-            mismatches.append(Mismatch(path: path, expected: expected, actual: nil))
+            mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: nil))
             return
         }
         switch (expected, actual) {
         case (.object(let want), .object(let have)):
             for (key, value) in want {
-                matchExactly(expected: value, actual: have[key], at: path + key, into: &mismatches)
+                trail.append(.key(key))
+                matchExactly(expected: value, actual: have[key], trail: &trail, into: &mismatches)
+                trail.removeLast()
             }
             for (key, value) in have where want[key] == nil {
-                mismatches.append(Mismatch(path: path + key, expected: nil, actual: value))
+                mismatches.append(Mismatch(path: JSONPath(components: trail + [.key(key)]), expected: nil, actual: value))
             }
         case (.array(let want), .array(let have)) where want.count == have.count:
             for (index, (wanted, had)) in zip(want, have).enumerated() {
-                matchExactly(expected: wanted, actual: had, at: path + index, into: &mismatches)
+                trail.append(.index(index))
+                matchExactly(expected: wanted, actual: had, trail: &trail, into: &mismatches)
+                trail.removeLast()
             }
         default:
-            if !equal(expected, actual) { mismatches.append(Mismatch(path: path, expected: expected, actual: actual)) }
+            if !equal(expected, actual) { mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: actual)) }
         }
     }
 
     /// Matches an `expectExactly` object against a session: each key it names, whole.
     public static func matchExactly(_ expected: JSONObject, session: Session) -> [Mismatch] {
         var mismatches: [Mismatch] = []
+        var trail: [JSONPath.Component] = []
+        trail.reserveCapacity(4)
         for (key, value) in expected {
-            matchExactly(expected: value, actual: session.stateValue(key), at: .root + key, into: &mismatches)
+            trail.append(.key(key))
+            matchExactly(expected: value, actual: session.stateValue(key), trail: &trail, into: &mismatches)
+            trail.removeLast()
         }
         return mismatches
     }
@@ -113,16 +143,19 @@ enum ExpectationCheck {
         "completed": ["outcome", "values"],
     ]
 
-    static func validate(_ expected: JSONObject, at path: JSONPath, flow: Flow?, reader: inout DocumentReader) {
+    static let stateKeys = Set(Session.stateKeys)
+
+    /// `path` gives the object's path; it is called only where a problem may be recorded.
+    static func validate(_ expected: JSONObject, at path: () -> JSONPath, flow: Flow?, reader: inout DocumentReader) {
         for (key, value) in expected {
-            guard Session.stateKeys.contains(key) else {
+            guard stateKeys.contains(key) else {
                 var message = "'\(key)' is not part of the state (\(Session.stateKeys.joined(separator: ", ")))"
                 if let near = DocumentReader.closest(to: key, in: Session.stateKeys) { message = "'\(key)' is not part of the state; did you mean '\(near)'?" }
-                reader.error(path + key, message, onKey: true)
+                reader.error(path() + key, message, onKey: true)
                 continue
             }
             if let allowed = shapes[key], case .object(let object) = value {
-                reader.checkKeys(object, at: path + key, allowed: allowed, what: "'\(key)'")
+                checkKeys(object, at: { path() + key }, allowed: allowed, what: "'\(key)'", reader: &reader)
             }
             guard let flow else { continue }
             if key == "values" || key == "errors", case .object(let object) = value {
@@ -130,20 +163,29 @@ enum ExpectationCheck {
                     guard flow.fieldIndex(of: field) != nil else {
                         var message = "the flow has no field '\(field)'"
                         if let near = reader.hint(for: field, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
-                        reader.error(path + key + field, message, onKey: true)
+                        reader.error(path() + key + field, message, onKey: true)
                         continue
                     }
                     if key == "errors", case .string(let code) = entry, ValidationCode(rawValue: code) == nil {
                         reader.error(
-                            path + key + field,
+                            path() + key + field,
                             "'\(code)' is not an error code (\(ValidationCode.allCases.map(\.rawValue).joined(separator: ", ")))")
                     }
                 }
             }
             if key == "focus", case .string(let field) = value, flow.fieldIndex(of: field) == nil {
-                reader.error(path + key, "the flow has no field '\(field)'")
+                reader.error(path() + key, "the flow has no field '\(field)'")
             }
         }
+    }
+
+    /// `DocumentReader.checkKeys` with no required key, its path built only when a key is not
+    /// allowed (then the reader records exactly what it always did).
+    static func checkKeys(
+        _ object: JSONObject, at path: () -> JSONPath, allowed: [String], what: String, reader: inout DocumentReader
+    ) {
+        guard object.keys.contains(where: { !allowed.contains($0) }) else { return }
+        reader.checkKeys(object, at: path(), allowed: allowed, what: what)
     }
 }
 
@@ -158,37 +200,36 @@ public struct EmittedPattern: Sendable, Hashable, CustomStringConvertible {
         return JSONWriter.string([name: .object(payload)])
     }
 
-    static func parse(_ entry: JSONValue, at path: JSONPath, reader: inout DocumentReader) -> EmittedPattern? {
+    /// `path` gives the entry's path; it is called only where a problem may be recorded.
+    static func parse(_ entry: JSONValue, at path: () -> JSONPath, reader: inout DocumentReader) -> EmittedPattern? {
         var name: String
         var payload: JSONObject? = nil
-        var namePath = path
         switch entry {
         case .string(let text):
             name = text
         case .object(let object) where object.count == 1:
             name = object.keys[0]
-            namePath = path + name
             guard case .object(let fields) = object.values[0] else {
-                reader.error(path + name, "a notification pattern is {\"\(name)\": {payload keys…}}, not \(object.values[0].typeName)")
+                reader.error(path() + name, "a notification pattern is {\"\(name)\": {payload keys…}}, not \(object.values[0].typeName)")
                 return nil
             }
             payload = fields
         default:
-            reader.error(path, "an expectEmitted entry is a notification name or {\"name\": {payload keys…}}")
+            reader.error(path(), "an expectEmitted entry is a notification name or {\"name\": {payload keys…}}")
             return nil
         }
         guard let kind = SessionNotification.Kind(rawValue: name) else {
             var message = "unknown notification '\(name)'"
             if let near = DocumentReader.closest(to: name, in: SessionNotification.names) { message += "; did you mean '\(near)'?" }
-            reader.error(namePath, message, onKey: payload != nil)
+            reader.error(payload != nil ? path() + name : path(), message, onKey: payload != nil)
             return nil
         }
         if let payload {
-            reader.checkKeys(payload, at: path + name, allowed: kind.payloadKeys, what: "a '\(name)' notification")
+            ExpectationCheck.checkKeys(payload, at: { path() + name }, allowed: kind.payloadKeys, what: "a '\(name)' notification", reader: &reader)
             if let reasons = kind.reasons, case .string(let reason)? = payload["reason"], !reasons.contains(reason) {
                 var message = "'\(reason)' is not a reason of '\(name)'"
                 if let near = DocumentReader.closest(to: reason, in: reasons) { message += "; did you mean '\(near)'?" }
-                reader.error(path + name + "reason", message)
+                reader.error(path() + name + "reason", message)
             }
         }
         return EmittedPattern(name: name, payload: payload)

@@ -49,22 +49,100 @@ public struct SessionScript: Sendable {
 }
 
 /// Flows shared by many scripts are loaded once per run (keyed by resolved path).
+///
+/// The per-script work of finding a script's flow is memoized too, since it goes through
+/// Foundation's `URL` (about a tenth of `quire test`'s instructions before): the path a script's
+/// `flow` resolves to, per folder of scripts, and the cache key of each path asked for. Both memos
+/// are bounded (`memoLimit` entries each), so memory stays flat in the number of scripts.
 public final class FlowCache: Sendable {
-    private let storage = Locked<[String: Result<Flow, DocumentError>]>([:])
+    private struct State {
+        var flows: [String: Result<Flow, DocumentError>] = [:]
+        /// `flow(at:)`'s argument (with the working folder when it is relative) → its key.
+        var keys: [PathKey: String] = [:]
+        /// A script's folder, its `flow` and the working folder → the path to load.
+        var resolved: [ResolveKey: String] = [:]
+    }
+
+    struct PathKey: Hashable {
+        var path: String
+        /// The working folder, for a relative path (empty for an absolute one).
+        var here: String
+    }
+
+    struct ResolveKey: Hashable {
+        /// The script's path up to and including its last `/` (empty when it has none).
+        var folder: String
+        var relative: String
+        /// The working folder, when the result depends on it (empty otherwise).
+        var here: String
+    }
+
+    private let storage = Locked(State())
+
+    /// How many entries each memo keeps at most; past it, paths are worked out every time.
+    static let memoLimit = 4096
 
     public init() {}
 
     public func flow(at path: String) -> Result<Flow, DocumentError> {
-        let key = URL(fileURLWithPath: path).standardizedFileURL.path
-        if let cached = storage.withLock({ $0[key] }) { return cached }
+        let pathKey = PathKey(path: path, here: path.hasPrefix("/") ? "" : FileManager.default.currentDirectoryPath)
+        let known: (key: String?, flow: Result<Flow, DocumentError>?) = storage.withLock { state in
+            guard let key = state.keys[pathKey] else { return (nil, nil) }
+            return (key, state.flows[key])
+        }
+        if let cached = known.flow { return cached }
+        let key = known.key ?? Self.key(of: path)
+        if let cached = storage.withLock({ state -> Result<Flow, DocumentError>? in
+            if state.keys.count < Self.memoLimit { state.keys[pathKey] = key }
+            return state.flows[key]
+        }) {
+            return cached
+        }
         let loaded: Result<Flow, DocumentError>
         do {
             loaded = .success(try Flow.load(contentsOf: path))
         } catch {
             loaded = .failure(error)
         }
-        storage.withLock { $0[key] = loaded }
+        storage.withLock { $0.flows[key] = loaded }
         return loaded
+    }
+
+    /// The cache key of a flow path: its absolute, normalized form.
+    static func key(of path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// The path of the flow a script at `file` names as `relative` (`resolve(_:from:)`), worked
+    /// out once per folder of scripts.
+    func resolvedPath(_ relative: String, from file: String) -> String {
+        let slash = file.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let name = slash.map { file.utf8[file.utf8.index(after: $0)...] } ?? file.utf8[...]
+        // A script path that ends in `/`, `.` or `..` is left to `URL` every time (it names a
+        // folder, never a script that loaded: only `load(bytes:file:)` can be handed one).
+        if name.isEmpty || name.elementsEqual(".".utf8) || name.elementsEqual("..".utf8) {
+            return Self.resolve(relative, from: file)
+        }
+        let folder = slash.map { String(file[...$0]) } ?? ""
+        let here = file.hasPrefix("/") ? "" : FileManager.default.currentDirectoryPath
+        let key = ResolveKey(folder: folder, relative: relative, here: here)
+        if let known = storage.withLock({ $0.resolved[key] }) { return known }
+        let resolved = Self.resolve(relative, from: file)
+        storage.withLock { state in
+            if state.resolved.count < Self.memoLimit { state.resolved[key] = resolved }
+        }
+        return resolved
+    }
+
+    /// The path of the flow a script at `file` names as `relative`: relative to the script's
+    /// folder, normalized, and kept relative to the working folder when `file` was relative.
+    static func resolve(_ relative: String, from file: String) -> String {
+        let base = URL(fileURLWithPath: file).deletingLastPathComponent()
+        var resolved = relative.hasPrefix("/") ? relative : base.appendingPathComponent(relative).standardizedFileURL.path
+        // Keep paths relative to where the user is when the script was named relatively.
+        let here = FileManager.default.currentDirectoryPath + "/"
+        if !file.hasPrefix("/"), resolved.hasPrefix(here) { resolved.removeFirst(here.count) }
+        return resolved
     }
 }
 
@@ -155,12 +233,7 @@ public enum ScriptLoader {
         case .string(let relative)? where relative.utf8.contains(0):
             reader.error(.root + "flow", "the flow path '\(relative)' holds a NUL character, which no file name can")
         case .string(let relative)?:
-            let base = URL(fileURLWithPath: file).deletingLastPathComponent()
-            var resolved = relative.hasPrefix("/") ? relative : base.appendingPathComponent(relative).standardizedFileURL.path
-            // Keep paths relative to where the user is when the script was named relatively.
-            let here = FileManager.default.currentDirectoryPath + "/"
-            if !file.hasPrefix("/"), resolved.hasPrefix(here) { resolved.removeFirst(here.count) }
-            switch flows.flow(at: resolved) {
+            switch flows.flow(at: flows.resolvedPath(relative, from: file)) {
             case .success(let loaded): flow = loaded
             case .failure(let error):
                 reader.error(.root + "flow", "the flow '\(relative)' cannot be loaded (its problems follow)")
@@ -183,7 +256,7 @@ public enum ScriptLoader {
             steps.reserveCapacity(list.count)
             rawSteps = list
             for (index, raw) in list.enumerated() {
-                if let step = step(raw, at: .root + "steps" + index, flow: flow, reader: &reader) { steps.append(step) }
+                if let step = step(raw, index: index, flow: flow, reader: &reader) { steps.append(step) }
             }
         }
         if reader.hasProblems || flow == nil {
@@ -195,32 +268,45 @@ public enum ScriptLoader {
                 source: bytes, description: description))
     }
 
-    static func step(_ raw: JSONValue, at path: JSONPath, flow: Flow?, reader: inout DocumentReader) -> SessionScript.Step? {
+    /// Step `index` of the `steps` list; its path (`$.steps[index]`) is built only to name a problem.
+    static func step(_ raw: JSONValue, index: Int, flow: Flow?, reader: inout DocumentReader) -> SessionScript.Step? {
+        step(raw, path: { .root + "steps" + index }, flow: flow, reader: &reader)
+    }
+
+    /// Reads one step. `path` gives the step's path; it is called only where a problem is
+    /// recorded (or a check may record one), since building paths was a large part of reading a
+    /// script that has no problem.
+    static func step(_ raw: JSONValue, path: () -> JSONPath, flow: Flow?, reader: inout DocumentReader) -> SessionScript.Step? {
         guard case .object(let object) = raw else {
-            reader.error(path, "a step must be an object with one key, not \(raw.typeName)")
+            reader.error(path(), "a step must be an object with one key, not \(raw.typeName)")
             return nil
         }
         guard object.count == 1, let key = object.keys.first, let value = object.values.first else {
-            reader.error(path, "a step has exactly one key, not \(object.count)\(object.isEmpty ? "" : " (\(object.keys.joined(separator: ", ")))")")
+            reader.error(path(), "a step has exactly one key, not \(object.count)\(object.isEmpty ? "" : " (\(object.keys.joined(separator: ", ")))")")
             return nil
         }
         switch key {
         case "expect", "expectExactly":
-            guard let expected = reader.object(value, at: path + key, what: "'\(key)'") else { return nil }
-            ExpectationCheck.validate(expected, at: path + key, flow: flow, reader: &reader)
+            guard case .object(let expected) = value else {
+                _ = reader.object(value, at: path() + key, what: "'\(key)'")
+                return nil
+            }
+            ExpectationCheck.validate(expected, at: { path() + key }, flow: flow, reader: &reader)
             return key == "expect" ? .expect(expected) : .expectExactly(expected)
         case "expectEmitted", "expectEmittedExactly":
-            guard let list = reader.array(value, at: path + key, what: "'\(key)'") else { return nil }
+            guard case .array(let list) = value else {
+                _ = reader.array(value, at: path() + key, what: "'\(key)'")
+                return nil
+            }
             var patterns: [EmittedPattern] = []
             patterns.reserveCapacity(list.count)
-            let listPath = path + key
             for (at, entry) in list.enumerated() {
-                if let pattern = EmittedPattern.parse(entry, at: listPath + at, reader: &reader) { patterns.append(pattern) }
+                if let pattern = EmittedPattern.parse(entry, at: { path() + key + at }, reader: &reader) { patterns.append(pattern) }
             }
             return key == "expectEmitted" ? .expectEmitted(patterns) : .expectEmittedExactly(patterns)
         case "restart":
             guard value == .bool(true) else {
-                reader.error(path + key, "'restart' takes true")
+                reader.error(path() + key, "'restart' takes true")
                 return nil
             }
             return .restart
@@ -230,31 +316,31 @@ public enum ScriptLoader {
                 if !Event.names.contains(key) {
                     var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly or restart"
                     if let near = DocumentReader.closest(to: key, in: stepKeys) { message = "unknown step '\(key)'; did you mean '\(near)'?" }
-                    reader.error(path + key, message, onKey: true)
+                    reader.error(path() + key, message, onKey: true)
                 } else {
-                    reader.error(JSONPath(components: (path + key).components + error.path), error.message)
+                    reader.error(JSONPath(components: (path() + key).components + error.path), error.message)
                 }
                 return nil
             case .success(let event):
-                if let flow { checkAgainstFlow(event, at: path + key, flow: flow, reader: &reader) }
+                if let flow { checkAgainstFlow(event, at: { path() + key }, flow: flow, reader: &reader) }
                 return .event(event)
             }
         }
     }
 
     /// Names an event uses must exist in the flow (a typo in a field id is a broken script).
-    static func checkAgainstFlow(_ event: Event, at path: JSONPath, flow: Flow, reader: inout DocumentReader) {
+    static func checkAgainstFlow(_ event: Event, at path: () -> JSONPath, flow: Flow, reader: inout DocumentReader) {
         switch event {
         case .tap(.field(let id)) where flow.fieldIndex(of: id) == nil:
             var message = "the flow has no field '\(id)'"
             if let near = reader.hint(for: id, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
-            reader.error(path, message)
+            reader.error(path(), message)
         case .select(let option):
             let known = flow.fields.contains { field in
                 if case .choice(let options) = field.kind { return options.index(of: option) != nil }
                 return false
             }
-            if !known { reader.error(path, "no choice field of the flow has the option '\(option)'") }
+            if !known { reader.error(path(), "no choice field of the flow has the option '\(option)'") }
         default:
             break
         }
