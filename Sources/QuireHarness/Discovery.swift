@@ -129,6 +129,17 @@ public enum FileWalker {
         return name == "/" ? "" : name
     }
 
+    /// `NSString.lastPathComponent` of a path the walker found (`folder/name`): the text after
+    /// its last `/`, without bridging to `NSString` (a sixth of discovering a script). A path
+    /// with no `/` or that ends in one is left to `NSString`.
+    static func lastComponent(of path: String) -> String {
+        if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
+            let start = path.utf8.index(after: slash)
+            if start != path.utf8.endIndex { return String(path[start...]) }
+        }
+        return (path as NSString).lastPathComponent
+    }
+
     /// The name of the folder a path is in, normalized the same way.
     public static func parentName(of path: String) -> String {
         let name = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().lastPathComponent

@@ -69,6 +69,12 @@ enum NotificationCode {
 
     static func of(_ name: String) -> UInt8 { byName[name] ?? unknown }
 
+    /// The code of a kind (its place in `Kind.allCases`, the order of `SessionNotification.names`)
+    /// without hashing its name.
+    static func of(_ kind: SessionNotification.Kind) -> UInt8 {
+        UInt8(truncatingIfNeeded: SessionNotification.Kind.allCases.firstIndex(of: kind) ?? Int(unknown))
+    }
+
     static func name(_ code: UInt8) -> String {
         Int(code) < SessionNotification.names.count ? SessionNotification.names[Int(code)] : "?"
     }

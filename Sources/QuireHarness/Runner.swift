@@ -70,7 +70,7 @@ public enum Runner {
         var window = NotificationWindow(limits: limits)
         window.reset(for: firstCheck.flatMap { expectation(script.steps[$0]) })
         var emittedInAll = 0
-        var recent: [(step: Int, codes: [UInt8])] = []
+        var recent = RecentEvents(capacity: options.recentEvents)
         var records: [StepRecord] = []
         var trace = options.trace ? Trace(initialState: driver.session.state) : nil
         var traceBudget = (notifications: limits.traceNotifications, changes: limits.traceChanges)
@@ -90,8 +90,7 @@ public enum Runner {
                 if nextCheck[index] != nil {
                     for notification in buffer { window.append(notification) }
                 }
-                if recent.count == options.recentEvents { recent.removeFirst() }
-                recent.append((index, buffer.map { NotificationCode.of($0.name) }))
+                recent.record(step: index, buffer)
                 if trace != nil {
                     let kept = min(buffer.count, limits.traceNotificationsPerStep, traceBudget.notifications)
                     emitted = buffer.prefix(kept)
@@ -147,7 +146,7 @@ public enum Runner {
                 failure = Failure(
                     step: index + 1, location: script.location(ofStep: index), stepJSON: JSONWriter.string(script.rawSteps[index]),
                     lines: lines,
-                    recent: recent.map { entry in
+                    recent: recent.inOrder.map { entry in
                         let shown = entry.codes.prefix(options.recentNotifications).map(NotificationCode.name)
                         let more = entry.codes.count - shown.count
                         return RecentEvent(
@@ -233,6 +232,36 @@ public enum Runner {
         for notification in notifications { window.append(notification) }
         return window.containsRun(expectation)
     }
+}
+
+/// The last events a failure report lists, each with its notifications' codes: a ring of
+/// `capacity` slots whose code lists are reused, so recording an event allocates nothing once
+/// the ring is full.
+struct RecentEvents {
+    let capacity: Int
+    private var slots: [(step: Int, codes: [UInt8])] = []
+    /// The oldest slot once the ring is full (the next to be overwritten).
+    private var oldest = 0
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+        slots.reserveCapacity(self.capacity)
+    }
+
+    mutating func record(step: Int, _ notifications: [SessionNotification]) {
+        guard capacity > 0 else { return }
+        if slots.count < capacity {
+            slots.append((step, notifications.map { NotificationCode.of($0.kind) }))
+            return
+        }
+        slots[oldest].step = step
+        slots[oldest].codes.removeAll(keepingCapacity: true)
+        for notification in notifications { slots[oldest].codes.append(NotificationCode.of(notification.kind)) }
+        oldest = (oldest + 1) % capacity
+    }
+
+    /// Oldest first.
+    var inOrder: [(step: Int, codes: [UInt8])] { Array(slots[oldest...] + slots[..<oldest]) }
 }
 
 public struct StepRecord: Sendable, Hashable {

@@ -55,7 +55,7 @@ public struct Suite {
                 }
                 for entry in entries {
                     let classname = ([rootName] + entry.folders).filter { !$0.isEmpty }.joined(separator: ".")
-                    let name = entry.path == path ? rootName : TestID.name(ofFile: (entry.path as NSString).lastPathComponent)
+                    let name = entry.path == path ? rootName : TestID.name(ofFile: FileWalker.lastComponent(of: entry.path))
                     candidates.append(
                         Candidate(
                             path: entry.path, root: root, explicit: false, problem: entry.problem,

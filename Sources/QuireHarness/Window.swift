@@ -99,7 +99,7 @@ struct NotificationWindow {
 
     mutating func append(_ notification: SessionNotification) {
         let index = codes.count
-        let code = NotificationCode.of(notification.name)
+        let code = NotificationCode.of(notification.kind)
         codes.append(code)
         guard let expectation, expectation.detailed else { return }
         for id in expectation.payloadsByCode[code] ?? [] where expectation.payloads[id].matches(notification) {

@@ -198,6 +198,58 @@ import Testing
     }
 }
 
+extension FastPathTests {
+    // MARK: Recent events, notification codes, file names
+
+    @Test func theRingOfRecentEventsListsWhatTheListDid() throws {
+        let flow = try Flow.load(contentsOf: fixtures.appendingPathComponent("flows/mini.json").path)
+        var random = SplitMix64(seed: 13)
+        let events: [Event] = [.key(.tab), .type("x"), .tap(.button(.next)), .tap(.button(.back)), .key(.backSpace), .settle, .tick(5)]
+        for capacity in 1...7 {
+            var session = Session(flow: flow)
+            var ring = RecentEvents(capacity: capacity)
+            var list: [(step: Int, codes: [UInt8])] = []
+            for step in 0..<300 {
+                let notifications = session.send(events[random.below(events.count)])
+                // The list as the runner kept it before.
+                if list.count == capacity { list.removeFirst() }
+                list.append((step, notifications.map { NotificationCode.of($0.name) }))
+                ring.record(step: step, notifications)
+                #expect(ring.inOrder.map(\.step) == list.map(\.step))
+                #expect(ring.inOrder.map(\.codes) == list.map(\.codes))
+            }
+        }
+        var none = RecentEvents(capacity: 0)
+        none.record(step: 0, [])
+        #expect(none.inOrder.isEmpty)
+    }
+
+    @Test func aKindsCodeIsItsNamesCode() {
+        for kind in SessionNotification.Kind.allCases {
+            #expect(NotificationCode.of(kind) == NotificationCode.of(kind.rawValue))
+            #expect(NotificationCode.name(NotificationCode.of(kind)) == kind.rawValue)
+        }
+    }
+
+    @Test func aFoundFilesNameIsWhatNSStringSaysItIs() {
+        // The walker's paths: a folder as named (any spelling), `/` unless it ends in one, a name
+        // from the folder's listing (never empty, `.` or `..`, never holding `/`).
+        let folders = ["/", "/tmp", "/tmp/", "data", "data/", "./data", "../x//y", "a b", "é/日本", "~", "%20", "x/./y/../z"]
+        let names = ["s.json", "a b.json", ".json", "x~", "~", "%20.json", "a\\b.json", "日本.json", "é.json", "...", ".hidden"]
+        var random = SplitMix64(seed: 14)
+        for _ in 0..<5_000 {
+            let folder = folders[random.below(folders.count)]
+            var path = folder.hasSuffix("/") ? folder : folder + "/"
+            for _ in 0..<random.below(3) { path += names[random.below(names.count)] + "/" }
+            path += names[random.below(names.count)]
+            #expect(FileWalker.lastComponent(of: path) == (path as NSString).lastPathComponent, "\(path)")
+        }
+        for path in ["s.json", "data/sessions/", "a/b//"] {
+            #expect(FileWalker.lastComponent(of: path) == (path as NSString).lastPathComponent, "\(path)")
+        }
+    }
+}
+
 /// The code the fast paths replaced, word for word but for names: paths built eagerly.
 enum Reference {
     static func match(expected: JSONValue, actual: JSONValue?, at path: JSONPath, into mismatches: inout [Mismatch]) {
