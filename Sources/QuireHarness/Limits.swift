@@ -72,8 +72,14 @@ enum NotificationCode {
     /// The code of a kind (its place in `Kind.allCases`, the order of `SessionNotification.names`)
     /// without hashing its name.
     static func of(_ kind: SessionNotification.Kind) -> UInt8 {
-        UInt8(truncatingIfNeeded: SessionNotification.Kind.allCases.firstIndex(of: kind) ?? Int(unknown))
+        UInt8(truncatingIfNeeded: kinds.firstIndex(of: kind) ?? Int(unknown))
     }
+
+    /// `allCases` builds a new array each time it is read.
+    static let kinds = SessionNotification.Kind.allCases
+
+    /// `Kind(rawValue:)` by one hash rather than a comparison with each name.
+    static let kindsByName = Dictionary(uniqueKeysWithValues: kinds.map { ($0.rawValue, $0) })
 
     static func name(_ code: UInt8) -> String {
         Int(code) < SessionNotification.names.count ? SessionNotification.names[Int(code)] : "?"

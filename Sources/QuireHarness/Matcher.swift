@@ -143,18 +143,19 @@ enum ExpectationCheck {
         "completed": ["outcome", "values"],
     ]
 
-    static let stateKeys = Set(Session.stateKeys)
+    /// Each state key with the keys its object may hold (nil: not checked), in one lookup.
+    static let stateKeys: [String: [String]?] = Dictionary(uniqueKeysWithValues: Session.stateKeys.map { ($0, shapes[$0]) })
 
     /// `path` gives the object's path; it is called only where a problem may be recorded.
     static func validate(_ expected: JSONObject, at path: () -> JSONPath, flow: Flow?, reader: inout DocumentReader) {
         for (key, value) in expected {
-            guard stateKeys.contains(key) else {
+            guard let shape = stateKeys[key] else {
                 var message = "'\(key)' is not part of the state (\(Session.stateKeys.joined(separator: ", ")))"
                 if let near = DocumentReader.closest(to: key, in: Session.stateKeys) { message = "'\(key)' is not part of the state; did you mean '\(near)'?" }
                 reader.error(path() + key, message, onKey: true)
                 continue
             }
-            if let allowed = shapes[key], case .object(let object) = value {
+            if let allowed = shape, case .object(let object) = value {
                 checkKeys(object, at: { path() + key }, allowed: allowed, what: "'\(key)'", reader: &reader)
             }
             guard let flow else { continue }
@@ -182,10 +183,11 @@ enum ExpectationCheck {
     /// `DocumentReader.checkKeys` with no required key, its path built only when a key is not
     /// allowed (then the reader records exactly what it always did).
     static func checkKeys(
-        _ object: JSONObject, at path: () -> JSONPath, allowed: [String], what: String, reader: inout DocumentReader
+        _ object: JSONObject, at path: () -> JSONPath, allowed: [String], what: @autoclosure () -> String,
+        reader: inout DocumentReader
     ) {
         guard object.keys.contains(where: { !allowed.contains($0) }) else { return }
-        reader.checkKeys(object, at: path(), allowed: allowed, what: what)
+        reader.checkKeys(object, at: path(), allowed: allowed, what: what())
     }
 }
 
@@ -218,7 +220,7 @@ public struct EmittedPattern: Sendable, Hashable, CustomStringConvertible {
             reader.error(path(), "an expectEmitted entry is a notification name or {\"name\": {payload keys…}}")
             return nil
         }
-        guard let kind = SessionNotification.Kind(rawValue: name) else {
+        guard let kind = NotificationCode.kindsByName[name] else {
             var message = "unknown notification '\(name)'"
             if let near = DocumentReader.closest(to: name, in: SessionNotification.names) { message += "; did you mean '\(near)'?" }
             reader.error(payload != nil ? path() + name : path(), message, onKey: payload != nil)

@@ -229,6 +229,10 @@ extension FastPathTests {
             #expect(NotificationCode.of(kind) == NotificationCode.of(kind.rawValue))
             #expect(NotificationCode.name(NotificationCode.of(kind)) == kind.rawValue)
         }
+        let near = SessionNotification.names.flatMap { [$0, $0.uppercased(), String($0.dropLast()), $0 + " ", "\u{301}" + $0] }
+        for name in near + ["", "?", "valueChanged\u{0}"] {
+            #expect(NotificationCode.kindsByName[name] == SessionNotification.Kind(rawValue: name), "\(name)")
+        }
     }
 
     @Test func aFoundFilesNameIsWhatNSStringSaysItIs() {
