@@ -198,7 +198,8 @@ extension Session: Derivation {
     /// (committing its draft).
     mutating func setValue(_ field: Int, _ value: FieldValue) {
         assign(field, value)
-        if let input, !(fieldVisible[input.field] && fieldEnabled[input.field]) {
+        let editing = inputField
+        if editing >= 0, !(fieldVisible[editing] && fieldEnabled[editing]) {
             resign(commit: true)
         }
     }

@@ -6,7 +6,7 @@ extension Session {
         switch target {
         case .field(let id): tapField(id, event)
         case .background:
-            if input != nil { resign(commit: true) } else { ignore(event, .noFirstResponder) }
+            if hasInput { resign(commit: true) } else { ignore(event, .noFirstResponder) }
         case .indicatorLeft: tapIndicator(step: -1, event)
         case .indicatorRight: tapIndicator(step: 1, event)
         case .indicatorPage(let index): tapIndicator(page: index, event)
@@ -30,7 +30,7 @@ extension Session {
         let definition = flow.fields[field]
         if case .toggle = definition.kind {
             // A toggle never becomes first responder; it resigns whatever is, committing it.
-            if input != nil { resign(commit: true) }
+            if hasInput { resign(commit: true) }
             guard tapRefusal(field) == nil else { return }
             touched[field] = true
             let value = FieldValue.toggle(values[field] != .toggle(true))
@@ -38,7 +38,7 @@ extension Session {
             emit(.valueChanged(field: id, value: definition.json(value)))
             return
         }
-        if input?.field == field {
+        if inputField == field {
             // A second tap toggles a picker (commit and resign); a text field stays first responder.
             if flow.fieldTraits[field].isPicker { resign(commit: true) }
             return
@@ -58,17 +58,20 @@ extension Session {
 
     /// Makes `field` first responder, resigning (and committing) the current one first.
     mutating func focus(_ field: Int) {
-        let previous = input.map { flow.fieldIDs[$0.field] }
-        if input != nil { resign(commit: true, handingOff: true) }
-        let id = flow.fieldIDs[field]
+        let previous = inputField
+        if previous >= 0 { resign(commit: true, handingOff: true) }
         guard canFocus(field), flow.fieldTraits[field].page == currentPage else {
             // Committing the previous field hid or disabled this one (a tap on a field that the
             // draft hides): the tap committed and resigned.
-            if previous != nil { emit(.focusChanged(from: previous, to: nil)) }
+            if previous >= 0 { emit(.focusChanged(from: flow.fieldIDs[previous], to: nil)) }
             return
         }
-        input = InputState(field: field, draft: initialDraft(field), original: values[field], selectedWheel: 0)
-        emit(.focusChanged(from: previous, to: id))
+        inputField = field
+        inputDraft = initialDraft(field)
+        inputOriginal = values[field]
+        inputWheel = 0
+        let id = flow.fieldIDs[field]
+        emit(.focusChanged(from: previous >= 0 ? flow.fieldIDs[previous] : nil, to: id))
         emit(.inputPresented(field: id, view: view(of: field)))
     }
 
@@ -92,15 +95,19 @@ extension Session {
     /// Resigns the first responder. Pickers commit their draft unless `commit` is false (cancel,
     /// Escape); text has no draft. The field's error is revealed from now on.
     mutating func resign(commit: Bool, handingOff: Bool = false) {
-        guard let editing = input else { return }
-        let field = editing.field
+        let field = inputField
+        guard field >= 0 else { return }
         let id = flow.fieldIDs[field]
-        input = nil
+        let isPicker = flow.fieldTraits[field].isPicker
+        // Text has no draft: only a picker's is read (moved out before the fields are cleared).
+        var draft = FieldValue.null
+        if isPicker { swap(&draft, &inputDraft) }
+        clearInput()
         touched[field] = true
         emit(.inputDismissed(field: id, committed: commit))
-        if commit && flow.fieldTraits[field].isPicker && editing.draft != values[field] {
-            setValue(field, editing.draft)
-            emit(.valueChanged(field: id, value: flow.fields[field].json(editing.draft)))
+        if commit && isPicker && draft != values[field] {
+            setValue(field, draft)
+            emit(.valueChanged(field: id, value: flow.fields[field].json(draft)))
         }
         if !handingOff { emit(.focusChanged(from: id, to: nil)) }
     }
@@ -148,8 +155,8 @@ extension Session {
         case .return:
             pressReturn(event)
         case .escape:
-            guard let editing = input else { return ignore(event, .noFirstResponder) }
-            resign(commit: !flow.fieldTraits[editing.field].isPicker)
+            guard hasInput else { return ignore(event, .noFirstResponder) }
+            resign(commit: !flow.fieldTraits[inputField].isPicker)
         case .backSpace:
             backSpace(event)
         case .up, .down, .left, .right, .pageUp, .pageDown, .home, .end:
@@ -168,14 +175,14 @@ extension Session {
     }
 
     mutating func pressReturn(_ event: Event) {
-        guard let editing = input else { return ignore(event, .noFirstResponder) }
-        guard flow.fieldTraits[editing.field].kind == .text else { return resign(commit: true) }
+        guard hasInput else { return ignore(event, .noFirstResponder) }
+        guard flow.fieldTraits[inputField].kind == .text else { return resign(commit: true) }
         if let next = focusTargetInPlace(.returnKey) { focus(next) } else { resign(commit: true) }
     }
 
     /// What Return shows on a text field's keyboard: `next` or `done`.
     func effectiveReturnKey(_ field: Int) -> ReturnKey {
-        guard input?.field == field, flow.fieldTraits[field].kind == .text else { return .done }
+        guard inputField == field, flow.fieldTraits[field].kind == .text else { return .done }
         return focusTarget(.returnKey) != nil ? .next : .done
     }
 
@@ -188,7 +195,7 @@ extension Session {
             case .left, .right:
                 let wheel = editing.selectedWheel + (key == .right ? 1 : -1)
                 guard wheel >= 0 && wheel < options.components.count else { return ignore(event, .atEnd) }
-                input?.selectedWheel = wheel
+                inputWheel = wheel
             default:
                 ignore(event, .firstResponderActive)
             }
@@ -205,9 +212,10 @@ extension Session {
     }
 
     mutating func setDraft(_ draft: FieldValue) {
-        guard let editing = input, editing.draft != draft else { return }
-        input?.draft = draft
-        let definition = flow.fields[editing.field]
+        let field = inputField
+        guard field >= 0, inputDraft != draft else { return }
+        inputDraft = draft
+        let definition = flow.fields[field]
         emit(.draftChanged(field: definition.id, draft: definition.json(draft)))
     }
 
@@ -239,7 +247,7 @@ extension Session {
     // MARK: Text (UIKeyInput)
 
     mutating func type(_ text: String, _ event: Event) {
-        guard input != nil else { return ignore(event, .noFirstResponder) }
+        guard hasInput else { return ignore(event, .noFirstResponder) }
         guard !text.isEmpty else { return ignore(event, .emptyText) }
         // A newline in the text acts as Return; the rest goes to whoever is first responder then.
         var segment = Substring(text)
@@ -255,8 +263,8 @@ extension Session {
 
     mutating func insert(_ text: Substring, _ event: Event) {
         guard !text.isEmpty else { return }
-        guard let editing = input else { return ignore(event, .noFirstResponder) }
-        let field = editing.field
+        let field = inputField
+        guard field >= 0 else { return ignore(event, .noFirstResponder) }
         let traits = flow.fieldTraits[field]
         guard traits.kind == .text else { return ignore(event, .notTextInput) }
         var current = ""
@@ -290,8 +298,8 @@ extension Session {
     }
 
     mutating func backSpace(_ event: Event) {
-        guard let editing = input else { return ignore(event, .noFirstResponder) }
-        let field = editing.field
+        let field = inputField
+        guard field >= 0 else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
         guard case .text(var text) = values[field], !text.isEmpty else { return ignore(event, .emptyText) }
         values[field] = .null
