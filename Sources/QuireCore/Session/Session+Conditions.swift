@@ -27,8 +27,9 @@ extension Answers {
         return condition.evaluate { self.effectiveValue($0) }
     }
 
-    /// The error a field has now (visible and enabled fields only are validated).
-    func validate(_ field: Int) -> ValidationCode? {
+    /// The error a field has now (visible and enabled fields only are validated). Inlined: called
+    /// from a mutating method (`updateError`), it was handed a copy of the whole session.
+    @inline(__always) func validate(_ field: Int) -> ValidationCode? {
         WorkMeter.count()
         guard isFieldVisible(field) && isFieldEnabled(field) else { return nil }
         return flow.fieldTraits[field].validate(value(field), length: textLength(field), required: isFieldRequired(field))

@@ -250,9 +250,9 @@ extension Session {
         guard hasInput else { return ignore(event, .noFirstResponder) }
         guard !text.isEmpty else { return ignore(event, .emptyText) }
         // A newline in the text acts as Return; the rest goes to whoever is first responder then.
-        var segment = Substring(text)
         // Every newline cluster holds a CR or LF byte: text without one is inserted whole.
-        if !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { return insert(segment, event) }
+        if !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { return insert(text, event) }
+        var segment = Substring(text)
         while let newline = segment.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             insert(segment[..<newline], event)
             pressReturn(event)
@@ -261,7 +261,9 @@ extension Session {
         insert(segment, event)
     }
 
-    mutating func insert(_ text: Substring, _ event: Event) {
+    /// Generic so the common case, a `type` without a newline, inserts the event's `String` itself
+    /// (without making a `Substring` of it first).
+    mutating func insert(_ text: some InsertableText, _ event: Event) {
         guard !text.isEmpty else { return }
         let field = inputField
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
@@ -281,7 +283,7 @@ extension Session {
             length = textLengths[field] + text.utf8.count
         } else if let last = current.last {
             var joined = String(last)
-            joined.append(contentsOf: text)
+            joined.appendText(text)
             length = textLengths[field] - 1 + joined.count
         } else {
             length = text.count
@@ -290,7 +292,7 @@ extension Session {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
         values[field] = .null  // leave `current` the only owner, so the append is in place
-        current.append(contentsOf: text)
+        current.appendText(text)
         textLengths[field] = length
         let id = flow.fieldIDs[field]
         setValue(field, .text(current))
@@ -302,10 +304,54 @@ extension Session {
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
         guard case .text(var text) = values[field], !text.isEmpty else { return ignore(event, .emptyText) }
-        values[field] = .null
-        text.removeLast()
+        values[field] = .null  // leave `text` the only owner, so the removal is in place
+        Self.removeLastCharacter(&text)
         textLengths[field] -= 1
         setValue(field, .text(text))
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(text)))
     }
+
+    /// `text.removeLast()`, without grapheme breaking when the last cluster is one ASCII byte: the
+    /// last byte is ASCII and so is the one before it (or there is none), and they are not CR LF.
+    /// No grapheme rule joins an ASCII scalar to an ASCII scalar before it but CR LF, and a
+    /// non-ASCII scalar before it (a prepend) may join, so that case takes `removeLast()`.
+    /// `String.removeLast()` finds the cluster's bounds twice, builds the removed `Character`, and
+    /// rebuilds a small (≤ 15-byte) string through two appends; here a small result is built from
+    /// its bytes and a larger one loses its last byte in place.
+    static func removeLastCharacter(_ text: inout String) {
+        let (count, last, beforeLast) = text.withUTF8 { bytes in
+            (bytes.count, bytes[bytes.count - 1], bytes.count > 1 ? bytes[bytes.count - 2] : 0)
+        }
+        guard last < 0x80, beforeLast < 0x80, !(beforeLast == 0x0D && last == 0x0A) else {
+            text.removeLast()
+            return
+        }
+        if count - 1 <= smallStringCapacity {
+            text = text.withUTF8 { bytes in String(decoding: UnsafeBufferPointer(rebasing: bytes[..<(count - 1)]), as: UTF8.self) }
+        } else {
+            text.removeSubrange(text.utf8.index(before: text.utf8.endIndex)...)
+        }
+    }
+
+    /// The most UTF-8 bytes a `String` holds without a heap buffer.
+    @inline(__always) static var smallStringCapacity: Int { MemoryLayout<Int>.size == 8 ? 15 : 10 }
+}
+
+/// What `type` inserts: the event's whole `String`, or a `Substring` of it between newlines. Each
+/// is appended with the standard library's own overload for it (a generic `StringProtocol` would
+/// take the `Character`-by-`Character` one).
+protocol InsertableText: StringProtocol {
+    static func append(_ text: Self, to string: inout String)
+}
+
+extension String: InsertableText {
+    @inline(__always) static func append(_ text: String, to string: inout String) { string.append(text) }
+}
+
+extension Substring: InsertableText {
+    @inline(__always) static func append(_ text: Substring, to string: inout String) { string.append(contentsOf: text) }
+}
+
+extension String {
+    @inline(__always) mutating func appendText<Text: InsertableText>(_ text: Text) { Text.append(text, to: &self) }
 }

@@ -130,8 +130,9 @@ public struct Session: Sendable, Equatable {
     /// keeps a long replay free of per-event allocations.
     public mutating func send(_ event: Event, into buffer: inout [SessionNotification]) {
         // Emptied element by element: `removeAll(keepingCapacity:)` goes through the general
-        // `replaceSubrange`, which cost more than the event itself on an empty buffer.
-        while buffer.popLast() != nil {}
+        // `replaceSubrange`, which cost more than the event itself on an empty buffer, and
+        // `popLast()` destroys each element through an `Optional` (20% more than `removeLast()`).
+        while !buffer.isEmpty { buffer.removeLast() }
         swap(&outbox, &buffer)
         dispatch(event)
         swap(&outbox, &buffer)
