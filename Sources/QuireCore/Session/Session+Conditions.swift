@@ -64,6 +64,9 @@ extension Derivation {
 
     /// Evaluates the marked nodes in document order until none is left.
     mutating func propagate() {
+        // Most value changes mark nothing (a text field no condition names): return before
+        // taking the graph (which retains its arrays).
+        if queue.isEmpty { return }
         let graph = flow.graph
         while let node = queue.popMin() {
             WorkMeter.count()

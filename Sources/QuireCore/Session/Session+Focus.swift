@@ -251,7 +251,7 @@ extension Session {
         guard !text.isEmpty else { return ignore(event, .emptyText) }
         // A newline in the text acts as Return; the rest goes to whoever is first responder then.
         // Every newline cluster holds a CR or LF byte: text without one is inserted whole.
-        if !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { return insert(text, event) }
+        if !Self.anyByte(of: text.utf8, { $0 == 0x0A || $0 == 0x0D }) { return insert(text, event) }
         var segment = Substring(text)
         while let newline = segment.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             insert(segment[..<newline], event)
@@ -274,8 +274,9 @@ extension Session {
         // The new length without building the new text: only the last cluster can join the
         // inserted text (a combining mark, a second regional indicator), so only they are counted.
         let length: Int
-        if current.utf8.last.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
-            text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D && $0 != 0x0A })
+        let lastByte = current.utf8.withContiguousStorageIfAvailable { $0.last } ?? current.utf8.last
+        if lastByte.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
+            !Self.anyByte(of: text.utf8, { $0 >= 0x80 || $0 == 0x0D || $0 == 0x0A })
         {
             // ASCII after an ASCII scalar other than CR: no grapheme rule joins them (only CR LF
             // joins two ASCII scalars, and no ASCII scalar is a prepend, extend or joiner), so
@@ -331,6 +332,12 @@ extension Session {
         } else {
             text.removeSubrange(text.utf8.index(before: text.utf8.endIndex)...)
         }
+    }
+
+    /// Whether any of a text's bytes passes `test`, read from its contiguous storage when it has
+    /// one (a plain loop over the buffer, not the view's iterator).
+    @inline(__always) static func anyByte(of bytes: some Collection<UInt8>, _ test: (UInt8) -> Bool) -> Bool {
+        bytes.withContiguousStorageIfAvailable { $0.contains(where: test) } ?? bytes.contains(where: test)
     }
 
     /// The most UTF-8 bytes a `String` holds without a heap buffer.
