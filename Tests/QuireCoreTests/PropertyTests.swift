@@ -69,6 +69,15 @@ import Testing
                 return "first responder \(after.flow.fields[input.field].id) cannot be one"
             }
         }
+        // The first responder is kept as plain fields: with none they are at rest (so equal
+        // sessions compare equal field by field), and `input` read and written back changes nothing.
+        if !after.hasInput && (after.inputDraft != .null || after.inputOriginal != .null || after.inputWheel != 0) {
+            return "no first responder, but its fields are not at rest"
+        }
+        if (after.input == nil) == after.hasInput { return "input and hasInput disagree" }
+        var rewritten = after
+        rewritten.input = after.input
+        if rewritten != after { return "input read and written back changed the session" }
         if before.completion != nil {
             if after != before { return "the session changed after completion" }
             if notes.count != 1 || notes.first?.ignoredReason != .completed { return "an event after completion was not ignored" }

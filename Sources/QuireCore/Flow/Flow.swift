@@ -122,9 +122,9 @@ struct FieldTraits: Sendable, Hashable {
     }
 
     /// Text, duration and choice fields can become first responder; toggles cannot.
-    var isEditable: Bool { kind != .toggle }
+    @inline(__always) var isEditable: Bool { kind != .toggle }
     /// Duration and choice fields edit a draft in a picker.
-    var isPicker: Bool { kind == .duration || kind == .choice }
+    @inline(__always) var isPicker: Bool { kind == .duration || kind == .choice }
 }
 
 public struct Paging: Sendable, Hashable {

@@ -27,8 +27,9 @@ extension Answers {
         return condition.evaluate { self.effectiveValue($0) }
     }
 
-    /// The error a field has now (visible and enabled fields only are validated).
-    func validate(_ field: Int) -> ValidationCode? {
+    /// The error a field has now (visible and enabled fields only are validated). Inlined: called
+    /// from a mutating method (`updateError`), it was handed a copy of the whole session.
+    @inline(__always) func validate(_ field: Int) -> ValidationCode? {
         WorkMeter.count()
         guard isFieldVisible(field) && isFieldEnabled(field) else { return nil }
         return flow.fieldTraits[field].validate(value(field), length: textLength(field), required: isFieldRequired(field))
@@ -63,6 +64,9 @@ extension Derivation {
 
     /// Evaluates the marked nodes in document order until none is left.
     mutating func propagate() {
+        // Most value changes mark nothing (a text field no condition names): return before
+        // taking the graph (which retains its arrays).
+        if queue.isEmpty { return }
         let graph = flow.graph
         while let node = queue.popMin() {
             WorkMeter.count()
@@ -198,7 +202,8 @@ extension Session: Derivation {
     /// (committing its draft).
     mutating func setValue(_ field: Int, _ value: FieldValue) {
         assign(field, value)
-        if let input, !(fieldVisible[input.field] && fieldEnabled[input.field]) {
+        let editing = inputField
+        if editing >= 0, !(fieldVisible[editing] && fieldEnabled[editing]) {
             resign(commit: true)
         }
     }

@@ -194,7 +194,7 @@ extension Session {
     /// `focusTarget(_:)` for event handlers. The session is lent to the decision `inout`: lent as
     /// a borrowed argument from a mutating method, it was first copied whole (528 bytes an event).
     mutating func focusTargetInPlace(_ move: FocusMove) -> Int? {
-        let field = input?.field
+        let field = hasInput ? inputField : nil
         let page = currentPage
         if draftChangesValue {
             var outlook = Outlook(committingDraftOf: self)

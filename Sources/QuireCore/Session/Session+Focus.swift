@@ -6,7 +6,7 @@ extension Session {
         switch target {
         case .field(let id): tapField(id, event)
         case .background:
-            if input != nil { resign(commit: true) } else { ignore(event, .noFirstResponder) }
+            if hasInput { resign(commit: true) } else { ignore(event, .noFirstResponder) }
         case .indicatorLeft: tapIndicator(step: -1, event)
         case .indicatorRight: tapIndicator(step: 1, event)
         case .indicatorPage(let index): tapIndicator(page: index, event)
@@ -30,7 +30,7 @@ extension Session {
         let definition = flow.fields[field]
         if case .toggle = definition.kind {
             // A toggle never becomes first responder; it resigns whatever is, committing it.
-            if input != nil { resign(commit: true) }
+            if hasInput { resign(commit: true) }
             guard tapRefusal(field) == nil else { return }
             touched[field] = true
             let value = FieldValue.toggle(values[field] != .toggle(true))
@@ -38,7 +38,7 @@ extension Session {
             emit(.valueChanged(field: id, value: definition.json(value)))
             return
         }
-        if input?.field == field {
+        if inputField == field {
             // A second tap toggles a picker (commit and resign); a text field stays first responder.
             if flow.fieldTraits[field].isPicker { resign(commit: true) }
             return
@@ -58,17 +58,20 @@ extension Session {
 
     /// Makes `field` first responder, resigning (and committing) the current one first.
     mutating func focus(_ field: Int) {
-        let previous = input.map { flow.fieldIDs[$0.field] }
-        if input != nil { resign(commit: true, handingOff: true) }
-        let id = flow.fieldIDs[field]
+        let previous = inputField
+        if previous >= 0 { resign(commit: true, handingOff: true) }
         guard canFocus(field), flow.fieldTraits[field].page == currentPage else {
             // Committing the previous field hid or disabled this one (a tap on a field that the
             // draft hides): the tap committed and resigned.
-            if previous != nil { emit(.focusChanged(from: previous, to: nil)) }
+            if previous >= 0 { emit(.focusChanged(from: flow.fieldIDs[previous], to: nil)) }
             return
         }
-        input = InputState(field: field, draft: initialDraft(field), original: values[field], selectedWheel: 0)
-        emit(.focusChanged(from: previous, to: id))
+        inputField = field
+        inputDraft = initialDraft(field)
+        inputOriginal = values[field]
+        inputWheel = 0
+        let id = flow.fieldIDs[field]
+        emit(.focusChanged(from: previous >= 0 ? flow.fieldIDs[previous] : nil, to: id))
         emit(.inputPresented(field: id, view: view(of: field)))
     }
 
@@ -92,15 +95,19 @@ extension Session {
     /// Resigns the first responder. Pickers commit their draft unless `commit` is false (cancel,
     /// Escape); text has no draft. The field's error is revealed from now on.
     mutating func resign(commit: Bool, handingOff: Bool = false) {
-        guard let editing = input else { return }
-        let field = editing.field
+        let field = inputField
+        guard field >= 0 else { return }
         let id = flow.fieldIDs[field]
-        input = nil
+        let isPicker = flow.fieldTraits[field].isPicker
+        // Text has no draft: only a picker's is read (moved out before the fields are cleared).
+        var draft = FieldValue.null
+        if isPicker { swap(&draft, &inputDraft) }
+        clearInput()
         touched[field] = true
         emit(.inputDismissed(field: id, committed: commit))
-        if commit && flow.fieldTraits[field].isPicker && editing.draft != values[field] {
-            setValue(field, editing.draft)
-            emit(.valueChanged(field: id, value: flow.fields[field].json(editing.draft)))
+        if commit && isPicker && draft != values[field] {
+            setValue(field, draft)
+            emit(.valueChanged(field: id, value: flow.fields[field].json(draft)))
         }
         if !handingOff { emit(.focusChanged(from: id, to: nil)) }
     }
@@ -148,8 +155,8 @@ extension Session {
         case .return:
             pressReturn(event)
         case .escape:
-            guard let editing = input else { return ignore(event, .noFirstResponder) }
-            resign(commit: !flow.fieldTraits[editing.field].isPicker)
+            guard hasInput else { return ignore(event, .noFirstResponder) }
+            resign(commit: !flow.fieldTraits[inputField].isPicker)
         case .backSpace:
             backSpace(event)
         case .up, .down, .left, .right, .pageUp, .pageDown, .home, .end:
@@ -168,14 +175,14 @@ extension Session {
     }
 
     mutating func pressReturn(_ event: Event) {
-        guard let editing = input else { return ignore(event, .noFirstResponder) }
-        guard flow.fieldTraits[editing.field].kind == .text else { return resign(commit: true) }
+        guard hasInput else { return ignore(event, .noFirstResponder) }
+        guard flow.fieldTraits[inputField].kind == .text else { return resign(commit: true) }
         if let next = focusTargetInPlace(.returnKey) { focus(next) } else { resign(commit: true) }
     }
 
     /// What Return shows on a text field's keyboard: `next` or `done`.
     func effectiveReturnKey(_ field: Int) -> ReturnKey {
-        guard input?.field == field, flow.fieldTraits[field].kind == .text else { return .done }
+        guard inputField == field, flow.fieldTraits[field].kind == .text else { return .done }
         return focusTarget(.returnKey) != nil ? .next : .done
     }
 
@@ -188,7 +195,7 @@ extension Session {
             case .left, .right:
                 let wheel = editing.selectedWheel + (key == .right ? 1 : -1)
                 guard wheel >= 0 && wheel < options.components.count else { return ignore(event, .atEnd) }
-                input?.selectedWheel = wheel
+                inputWheel = wheel
             default:
                 ignore(event, .firstResponderActive)
             }
@@ -205,9 +212,10 @@ extension Session {
     }
 
     mutating func setDraft(_ draft: FieldValue) {
-        guard let editing = input, editing.draft != draft else { return }
-        input?.draft = draft
-        let definition = flow.fields[editing.field]
+        let field = inputField
+        guard field >= 0, inputDraft != draft else { return }
+        inputDraft = draft
+        let definition = flow.fields[field]
         emit(.draftChanged(field: definition.id, draft: definition.json(draft)))
     }
 
@@ -239,12 +247,12 @@ extension Session {
     // MARK: Text (UIKeyInput)
 
     mutating func type(_ text: String, _ event: Event) {
-        guard input != nil else { return ignore(event, .noFirstResponder) }
+        guard hasInput else { return ignore(event, .noFirstResponder) }
         guard !text.isEmpty else { return ignore(event, .emptyText) }
         // A newline in the text acts as Return; the rest goes to whoever is first responder then.
-        var segment = Substring(text)
         // Every newline cluster holds a CR or LF byte: text without one is inserted whole.
-        if !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { return insert(segment, event) }
+        if !Self.anyByte(of: text.utf8, { $0 == 0x0A || $0 == 0x0D }) { return insert(text, event) }
+        var segment = Substring(text)
         while let newline = segment.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             insert(segment[..<newline], event)
             pressReturn(event)
@@ -253,10 +261,12 @@ extension Session {
         insert(segment, event)
     }
 
-    mutating func insert(_ text: Substring, _ event: Event) {
+    /// Generic so the common case, a `type` without a newline, inserts the event's `String` itself
+    /// (without making a `Substring` of it first).
+    mutating func insert(_ text: some InsertableText, _ event: Event) {
         guard !text.isEmpty else { return }
-        guard let editing = input else { return ignore(event, .noFirstResponder) }
-        let field = editing.field
+        let field = inputField
+        guard field >= 0 else { return ignore(event, .noFirstResponder) }
         let traits = flow.fieldTraits[field]
         guard traits.kind == .text else { return ignore(event, .notTextInput) }
         var current = ""
@@ -264,8 +274,9 @@ extension Session {
         // The new length without building the new text: only the last cluster can join the
         // inserted text (a combining mark, a second regional indicator), so only they are counted.
         let length: Int
-        if current.utf8.last.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
-            text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D && $0 != 0x0A })
+        let lastByte = current.utf8.withContiguousStorageIfAvailable { $0.last } ?? current.utf8.last
+        if lastByte.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
+            !Self.anyByte(of: text.utf8, { $0 >= 0x80 || $0 == 0x0D || $0 == 0x0A })
         {
             // ASCII after an ASCII scalar other than CR: no grapheme rule joins them (only CR LF
             // joins two ASCII scalars, and no ASCII scalar is a prepend, extend or joiner), so
@@ -273,7 +284,7 @@ extension Session {
             length = textLengths[field] + text.utf8.count
         } else if let last = current.last {
             var joined = String(last)
-            joined.append(contentsOf: text)
+            joined.appendText(text)
             length = textLengths[field] - 1 + joined.count
         } else {
             length = text.count
@@ -282,7 +293,7 @@ extension Session {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
         values[field] = .null  // leave `current` the only owner, so the append is in place
-        current.append(contentsOf: text)
+        current.appendText(text)
         textLengths[field] = length
         let id = flow.fieldIDs[field]
         setValue(field, .text(current))
@@ -290,14 +301,64 @@ extension Session {
     }
 
     mutating func backSpace(_ event: Event) {
-        guard let editing = input else { return ignore(event, .noFirstResponder) }
-        let field = editing.field
+        let field = inputField
+        guard field >= 0 else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
         guard case .text(var text) = values[field], !text.isEmpty else { return ignore(event, .emptyText) }
-        values[field] = .null
-        text.removeLast()
+        values[field] = .null  // leave `text` the only owner, so the removal is in place
+        Self.removeLastCharacter(&text)
         textLengths[field] -= 1
         setValue(field, .text(text))
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(text)))
     }
+
+    /// `text.removeLast()`, without grapheme breaking when the last cluster is one ASCII byte: the
+    /// last byte is ASCII and so is the one before it (or there is none), and they are not CR LF.
+    /// No grapheme rule joins an ASCII scalar to an ASCII scalar before it but CR LF, and a
+    /// non-ASCII scalar before it (a prepend) may join, so that case takes `removeLast()`.
+    /// `String.removeLast()` finds the cluster's bounds twice, builds the removed `Character`, and
+    /// rebuilds a small (≤ 15-byte) string through two appends; here a small result is built from
+    /// its bytes and a larger one loses its last byte in place.
+    static func removeLastCharacter(_ text: inout String) {
+        let (count, last, beforeLast) = text.withUTF8 { bytes in
+            (bytes.count, bytes[bytes.count - 1], bytes.count > 1 ? bytes[bytes.count - 2] : 0)
+        }
+        guard last < 0x80, beforeLast < 0x80, !(beforeLast == 0x0D && last == 0x0A) else {
+            text.removeLast()
+            return
+        }
+        if count - 1 <= smallStringCapacity {
+            text = text.withUTF8 { bytes in String(decoding: UnsafeBufferPointer(rebasing: bytes[..<(count - 1)]), as: UTF8.self) }
+        } else {
+            text.removeSubrange(text.utf8.index(before: text.utf8.endIndex)...)
+        }
+    }
+
+    /// Whether any of a text's bytes passes `test`, read from its contiguous storage when it has
+    /// one (a plain loop over the buffer, not the view's iterator).
+    @inline(__always) static func anyByte(of bytes: some Collection<UInt8>, _ test: (UInt8) -> Bool) -> Bool {
+        bytes.withContiguousStorageIfAvailable { $0.contains(where: test) } ?? bytes.contains(where: test)
+    }
+
+    /// The most UTF-8 bytes a `String` holds without a heap buffer.
+    @inline(__always) static var smallStringCapacity: Int { MemoryLayout<Int>.size == 8 ? 15 : 10 }
+}
+
+/// What `type` inserts: the event's whole `String`, or a `Substring` of it between newlines. Each
+/// is appended with the standard library's own overload for it (a generic `StringProtocol` would
+/// take the `Character`-by-`Character` one).
+protocol InsertableText: StringProtocol {
+    static func append(_ text: Self, to string: inout String)
+}
+
+extension String: InsertableText {
+    @inline(__always) static func append(_ text: String, to string: inout String) { string.append(text) }
+}
+
+extension Substring: InsertableText {
+    @inline(__always) static func append(_ text: Substring, to string: inout String) { string.append(contentsOf: text) }
+}
+
+extension String {
+    @inline(__always) mutating func appendText<Text: InsertableText>(_ text: Text) { Text.append(text, to: &self) }
 }

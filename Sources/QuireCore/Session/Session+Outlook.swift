@@ -53,8 +53,9 @@ extension Session: Answers {
     /// Whether committing the open picker's draft would change its field's value: only then do
     /// decisions need an `Outlook`.
     var draftChangesValue: Bool {
-        guard let input, flow.fieldTraits[input.field].isPicker else { return false }
-        return input.draft != values[input.field]
+        let field = inputField
+        guard field >= 0, flow.fieldTraits[field].isPicker else { return false }
+        return inputDraft != values[field]
     }
 }
 
@@ -81,7 +82,7 @@ struct Outlook: Derivation, Answers {
     /// the session: the draft's consequences are propagated into the overlay.
     init(committingDraftOf session: Session) {
         base = session
-        if let input = session.input { assign(input.field, input.draft) }
+        if session.hasInput { assign(session.inputField, session.inputDraft) }
     }
 
     var flow: Flow { base.flow }

@@ -73,7 +73,7 @@ extension Session {
                 emit(.pageWillChange(from: from, to: index))
             }
             motion = .animating(animation)
-            if input != nil { resign(commit: true) }
+            if hasInput { resign(commit: true) }
         } else {
             motion = .animating(animation)
         }
@@ -324,7 +324,7 @@ extension Session {
         guard motion == nil else { return ignore(event, .transitionInProgress) }
         guard buttons.finish else { return ignore(event, .disabled) }
         // Finishing commits the open picker; what happens next reads the committed values.
-        if input != nil { resign(commit: true) }
+        if hasInput { resign(commit: true) }
         switch decideFinish() {
         case .complete:
             completion = Completion(outcome: .finished, values: resultValues(visibleOnly: true))
@@ -349,7 +349,7 @@ extension Session {
                 emit(.pageDidChange(from: from, to: announced, completed: false))
             }
         }
-        if input != nil { resign(commit: true) }
+        if hasInput { resign(commit: true) }
         completion = Completion(outcome: .cancelled, values: resultValues(visibleOnly: false))
         emit(.completed(outcome: .cancelled))
     }

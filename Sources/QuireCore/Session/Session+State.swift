@@ -35,7 +35,7 @@ extension Session {
                 "hidden": .bool(indicatorHidden),
             ]
         case "focus":
-            return input.map { .string(flow.fieldIDs[$0.field]) } ?? .null
+            return hasInput ? .string(flow.fieldIDs[inputField]) : .null
         case "input":
             return inputJSON
         case "values":
@@ -145,7 +145,7 @@ extension Session {
     }
 
     /// The first responder's field id, if any.
-    public var focusedField: String? { input.map { flow.fieldIDs[$0.field] } }
+    public var focusedField: String? { hasInput ? flow.fieldIDs[inputField] : nil }
 
     /// A field's value as contract JSON.
     public func value(of fieldID: String) -> JSONValue? {
