@@ -26,6 +26,31 @@ public enum JSONWriter {
         return "\(number)"
     }
 
+    /// `number(_:)`'s text appended to `out`; a whole number is written digit by digit, with no
+    /// `String` made for it.
+    static func writeNumber(_ number: Double, into out: inout [UInt8]) {
+        guard number.rounded() == number && abs(number) < 1e15 else {
+            out.append(contentsOf: "\(number)".utf8)
+            return
+        }
+        var whole = Int(number)
+        if whole < 0 {
+            out.append(UInt8(ascii: "-"))
+            whole = -whole
+        }
+        // At most 15 digits (|number| < 10^15), written backwards into a fixed-size buffer.
+        var digits: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var at = buffer.count
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole % 10)
+                whole /= 10
+            } while whole > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[at...]))
+        }
+    }
+
     public static func quoted(_ text: String) -> String {
         var out: [UInt8] = []
         writeString(text, into: &out)
@@ -40,8 +65,19 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
-            var plain = 0
+            // Most strings (ids, ASCII answers) have nothing to escape: one copy.
             var at = 0
+            while at < bytes.count {
+                let byte = bytes[at]
+                guard byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") else { break }
+                at += 1
+            }
+            if at == bytes.count {
+                out.append(contentsOf: bytes)
+                return
+            }
+            // From the first byte that may need an escape on.
+            var plain = 0
             let count = bytes.count
             while at < count {
                 let byte = bytes[at]
@@ -92,11 +128,11 @@ public enum JSONWriter {
         }
     }
 
-    private static func write(_ value: JSONValue, style: Style, indent: Int, into out: inout [UInt8]) {
+    static func write(_ value: JSONValue, style: Style, indent: Int, into out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let bool): out.append(contentsOf: (bool ? "true" : "false").utf8)
-        case .number(let number): out.append(contentsOf: Self.number(number).utf8)
+        case .number(let number): writeNumber(number, into: &out)
         case .string(let text): writeString(text, into: &out)
         case .array(let items):
             if items.isEmpty {
