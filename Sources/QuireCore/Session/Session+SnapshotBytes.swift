@@ -7,59 +7,54 @@ extension Session {
     /// written without building the `JSONValue` tree (the answers and touched marks go from the
     /// session's arrays to the bytes).
     public func snapshotData(includingFlow: Bool = true) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256 + 24 * flow.fields.count)
-        Self.append("{\"format\":", to: &out)
+        var out = JSONOutput(capacity: 256 + 24 * flow.fields.count)
+        out.append("{\"format\":")
         JSONWriter.writeString(Self.snapshotFormat, into: &out)
-        Self.append(",\"flowID\":", to: &out)
+        out.append(",\"flowID\":")
         JSONWriter.writeString(flow.id, into: &out)
         if includingFlow {
-            Self.append(",\"flow\":", to: &out)
+            out.append(",\"flow\":")
             JSONWriter.write(flow.document, style: .compact, indent: 0, into: &out)
         }
-        Self.append(",\"locale\":", to: &out)
+        out.append(",\"locale\":")
         JSONWriter.writeString(locale, into: &out)
-        Self.append(",\"viewportWidth\":", to: &out)
+        out.append(",\"viewportWidth\":")
         JSONWriter.writeNumber(viewportWidth, into: &out)
         // `stateValue("values")`: every field in flow order (an empty object is written `{}`).
-        Self.append(",\"values\":{", to: &out)
+        out.append(",\"values\":{")
         for field in values.indices {
             if field > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.writeString(flow.fieldIDs[field], into: &out)
             out.append(UInt8(ascii: ":"))
             switch values[field] {
-            case .null: Self.append("null", to: &out)
+            case .null: out.append("null")
             case .text(let text): JSONWriter.writeString(text, into: &out)
             case .duration(let seconds): JSONWriter.writeNumber(Double(seconds), into: &out)
-            case .toggle(let on): Self.append(on ? "true" : "false", to: &out)
+            case .toggle(let on): out.append(on ? "true" : "false")
             case .choice: JSONWriter.write(flow.fields[field].json(values[field]), style: .compact, indent: 0, into: &out)
             }
         }
-        Self.append("},\"touched\":[", to: &out)
+        out.append("},\"touched\":[")
         var first = true
         for field in touched.indices where touched[field] {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             JSONWriter.writeString(flow.fieldIDs[field], into: &out)
         }
-        Self.append("],\"page\":", to: &out)
+        out.append("],\"page\":")
         JSONWriter.writeString(flow.pages[currentPage].id, into: &out)
-        Self.append(",\"position\":", to: &out)
+        out.append(",\"position\":")
         JSONWriter.writeNumber(position, into: &out)
-        Self.append(",\"motion\":", to: &out)
+        out.append(",\"motion\":")
         JSONWriter.write(snapshotMotion, style: .compact, indent: 0, into: &out)
-        Self.append(",\"input\":", to: &out)
+        out.append(",\"input\":")
         JSONWriter.write(snapshotInput, style: .compact, indent: 0, into: &out)
-        Self.append(",\"autoAdvance\":", to: &out)
+        out.append(",\"autoAdvance\":")
         JSONWriter.write(snapshotAutoAdvance, style: .compact, indent: 0, into: &out)
-        Self.append(",\"completed\":", to: &out)
+        out.append(",\"completed\":")
         JSONWriter.write(stateValue("completed")!, style: .compact, indent: 0, into: &out)
         out.append(UInt8(ascii: "}"))
-        return out
-    }
-
-    @inline(__always) static func append(_ text: StaticString, to out: inout [UInt8]) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
+        return out.bytes
     }
 
     /// Restores a snapshot of `flow` from its bytes without parsing them into a tree: the
