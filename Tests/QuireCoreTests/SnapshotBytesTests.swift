@@ -140,6 +140,8 @@ import Testing
             (text.replacingOccurrences(of: #""name":"ab","#, with: #""name":"ab","name":"cd","#), .snapshot, false),
             (text.replacingOccurrences(of: #""name":"ab","#, with: #""nom":"ab","#), .snapshot, false),
             (text.replacingOccurrences(of: #""name":"ab","#, with: #""name":3,"#), .snapshot, false),
+            (text.replacingOccurrences(of: #""name":"ab","#, with: #""name":true,"#), .snapshot, false),
+            (text.replacingOccurrences(of: #""agree":null"#, with: #""agree":"ab""#), .snapshot, false),
             (text.replacingOccurrences(of: #""agree":null"#, with: #""agree":"no""#), .snapshot, false),
             (text.replacingOccurrences(of: #""touched":["name"]"#, with: #""touched":["name",]"#), .snapshot, false),
             (text.replacingOccurrences(of: #""locale":"en","#, with: #""locale":"en","locale":"fr","#), .snapshot, false),
