@@ -178,7 +178,7 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: Snapshot + restore
 
     @Sendable func snapshotAndRestore(_ session: Session) {
-        let bytes = JSONWriter.data(session.snapshot(includingFlow: false))
+        let bytes = session.snapshotData(includingFlow: false)
         blackHole(try! Session(restoring: bytes, flow: session.flow))
     }
     var snapshotSessions: [(Int, Session)] = []
@@ -189,7 +189,7 @@ let benchmarks: @Sendable () -> Void = {
         snapshotSessions.append((fields, answered))
         Benchmark("snapshot + restore \(fields) fields", configuration: whole) { benchmark in
             for _ in benchmark.scaledIterations {
-                let bytes = JSONWriter.data(answered.snapshot(includingFlow: false))
+                let bytes = answered.snapshotData(includingFlow: false)
                 let restored = try! Session(restoring: bytes, flow: flow)
                 blackHole(restored)
             }

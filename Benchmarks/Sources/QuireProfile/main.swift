@@ -34,7 +34,7 @@ guard arguments.count == 4, let size = Int(arguments[2]), let count = Int(argume
 @inline(never) func measuredSnapshot(_ session: Session, _ count: Int) -> Int {
     var total = 0
     for _ in 0..<count {
-        let bytes = JSONWriter.data(session.snapshot(includingFlow: false))
+        let bytes = session.snapshotData(includingFlow: false)
         let restored = try! Session(restoring: bytes, flow: session.flow)
         total &+= bytes.count + (restored == session ? 1 : 0)
     }

@@ -16,41 +16,47 @@ extension Session {
         object.append("touched", .array(flow.fields.indices.filter { touched[$0] }.map { .string(flow.fieldIDs[$0]) }))
         object.append("page", .string(flow.pages[currentPage].id))
         object.append("position", .number(position))
-        if let motion {
-            var m = JSONObject()
-            switch motion {
-            case .animating(let animation):
-                m.append("phase", "animating")
-                m.append("announced", animation.announced.map { .number(Double($0)) } ?? .null)
-                m.append("start", .number(animation.start))
-                m.append("target", .number(animation.target))
-                m.append("elapsedUs", .number(Double(animation.elapsed)))
-            case .dragging(let drag):
-                m.append("phase", "dragging")
-                m.append("announced", drag.announced.map { .number(Double($0)) } ?? .null)
-                m.append("anchor", .number(drag.anchor))
-                m.append("dragStart", .number(drag.start))
-                m.append("dx", .number(drag.dx))
-                m.append("revealed", drag.revealed.map(JSONValue.number) ?? .null)
-            }
-            object.append("motion", .object(m))
-        } else {
-            object.append("motion", .null)
-        }
-        if let editing = input {
-            let definition = flow.fields[editing.field]
-            object.append(
-                "input",
-                [
-                    "field": .string(definition.id), "draft": definition.json(editing.draft),
-                    "original": definition.json(editing.original), "selectedWheel": .number(Double(editing.selectedWheel)),
-                ])
-        } else {
-            object.append("input", .null)
-        }
-        object.append("autoAdvance", ["active": .bool(autoAdvance.active), "elapsedUs": .number(Double(autoAdvance.elapsed))])
+        object.append("motion", snapshotMotion)
+        object.append("input", snapshotInput)
+        object.append("autoAdvance", snapshotAutoAdvance)
         object.append("completed", stateValue("completed")!)
         return .object(object)
+    }
+
+    /// The snapshot's `motion`: the running animation or drag, or null.
+    var snapshotMotion: JSONValue {
+        guard let motion else { return .null }
+        var m = JSONObject()
+        switch motion {
+        case .animating(let animation):
+            m.append("phase", "animating")
+            m.append("announced", animation.announced.map { .number(Double($0)) } ?? .null)
+            m.append("start", .number(animation.start))
+            m.append("target", .number(animation.target))
+            m.append("elapsedUs", .number(Double(animation.elapsed)))
+        case .dragging(let drag):
+            m.append("phase", "dragging")
+            m.append("announced", drag.announced.map { .number(Double($0)) } ?? .null)
+            m.append("anchor", .number(drag.anchor))
+            m.append("dragStart", .number(drag.start))
+            m.append("dx", .number(drag.dx))
+            m.append("revealed", drag.revealed.map(JSONValue.number) ?? .null)
+        }
+        return .object(m)
+    }
+
+    /// The snapshot's `input`: the first responder with its draft, or null.
+    var snapshotInput: JSONValue {
+        guard let editing = input else { return .null }
+        let definition = flow.fields[editing.field]
+        return [
+            "field": .string(definition.id), "draft": definition.json(editing.draft),
+            "original": definition.json(editing.original), "selectedWheel": .number(Double(editing.selectedWheel)),
+        ]
+    }
+
+    var snapshotAutoAdvance: JSONValue {
+        ["active": .bool(autoAdvance.active), "elapsedUs": .number(Double(autoAdvance.elapsed))]
     }
 
     /// Restores a snapshot. Without `flow`, the embedded flow is loaded (and validated).
@@ -67,12 +73,33 @@ extension Session {
     public init(
         restoring bytes: [UInt8], flow: Flow? = nil, file: String = "<snapshot>", limits: JSONLimits = .snapshot
     ) throws(DocumentError) {
+        // A snapshot of the given flow, as Quire writes it, is read straight from its bytes; any
+        // other document (or any problem) takes the general path below, which places diagnostics.
+        if let flow, let session = Session.restoreDirectly(bytes, flow: flow, limits: limits) {
+            self = session
+            return
+        }
+        self = try Session.restoreParsing(bytes, flow: flow, file: file, limits: limits)
+    }
+
+    /// The general path of `init(restoring:flow:file:limits:)`: the document parsed whole, then
+    /// read key by key, every problem placed in the bytes.
+    static func restoreParsing(_ bytes: [UInt8], flow: Flow?, file: String, limits: JSONLimits) throws(DocumentError) -> Session {
         let (value, parsed) = try DocumentReader.parse(file: file, bytes: bytes, limits: limits)
         var reader = parsed
         let session = Session.restore(value, at: .root, flow: flow, reader: &reader)
         try reader.finish()
         guard let session else { throw DocumentError(reader.diagnostics()) }
-        self = session
+        return session
+    }
+
+    /// The answers and the touched marks, when the caller has read `values` and `touched` itself
+    /// (`restoreDirectly`): one per field.
+    struct ReadAnswers {
+        var values: [FieldValue]
+        /// The values' `textLength`s.
+        var textLengths: [Int]
+        var touched: [Bool]
     }
 
     static let snapshotKeys = [
@@ -80,7 +107,9 @@ extension Session {
         "input", "autoAdvance", "completed",
     ]
 
-    static func restore(_ value: JSONValue, at path: JSONPath, flow given: Flow?, reader: inout DocumentReader) -> Session? {
+    static func restore(
+        _ value: JSONValue, at path: JSONPath, flow given: Flow?, reader: inout DocumentReader, read: ReadAnswers? = nil
+    ) -> Session? {
         guard let object = reader.object(value, at: path, what: "a snapshot") else { return nil }
         // Another document (a flow, another version) is named as such, not listed key by key.
         switch object["format"] {
@@ -117,10 +146,12 @@ extension Session {
             object["viewportWidth"].flatMap { reader.number($0, at: path + "viewportWidth", what: "viewportWidth", in: Session.viewportWidths) }
             ?? 800
         // The answers are read first, so the session derives visibility and errors once, from them.
-        var answers = flow.fields.map(\.defaultValue)
-        if let values = object["values"].flatMap({ reader.object($0, at: path + "values", what: "values") }) {
-            for (id, json) in values {
-                guard let field = flow.fieldIndex(of: id) else {
+        var answers = read?.values ?? flow.fields.map(\.defaultValue)
+        if read == nil, let values = object["values"].flatMap({ reader.object($0, at: path + "values", what: "values") }) {
+            for (at, (id, json)) in values.enumerated() {
+                // A snapshot of this flow lists its fields in flow order: the id is compared with the
+                // field at the same position before it is looked up.
+                guard let field = at < flow.fieldIDs.count && flow.fieldIDs[at] == id ? at : flow.fieldIndex(of: id) else {
                     reader.error(path + "values" + id, "the flow has no field '\(id)'", onKey: true)
                     continue
                 }
@@ -131,16 +162,18 @@ extension Session {
                 answers[field] = value
             }
         }
-        var session = Session(flow: flow, locale: locale, viewportWidth: width, values: answers)
-        if let touched = object["touched"].flatMap({ reader.array($0, at: path + "touched", what: "touched") }) {
+        var session = Session(flow: flow, locale: locale, viewportWidth: width, values: answers, textLengths: read?.textLengths)
+        if let read {
+            session.touched = read.touched
+        } else if let touched = object["touched"].flatMap({ reader.array($0, at: path + "touched", what: "touched") }) {
             for (at, entry) in touched.enumerated() {
-                guard let id = reader.string(entry, at: path + "touched" + at, what: "a field id"),
-                    let field = flow.fieldIndex(of: id)
-                else {
-                    reader.error(path + "touched" + at, "the flow has no field \(entry)")
+                // The entry's path is built only for a problem.
+                if case .string(let id) = entry, let field = flow.fieldIndex(of: id) {
+                    session.touched[field] = true
                     continue
                 }
-                session.touched[field] = true
+                if entry.stringValue == nil { _ = reader.string(entry, at: path + "touched" + at, what: "a field id") }
+                reader.error(path + "touched" + at, "the flow has no field \(entry)")
             }
         }
 

@@ -91,15 +91,16 @@ public struct Session: Sendable, Equatable {
     }
 
     /// A session whose answers are `values` (one per field, each a value of its field), with
-    /// everything they derive evaluated once: restoring a snapshot starts here.
-    init(flow: Flow, locale: String, viewportWidth: Double, values: [FieldValue]) {
+    /// everything they derive evaluated once: restoring a snapshot starts here. `textLengths`,
+    /// when the caller knows them, are the values' `textLength`s.
+    init(flow: Flow, locale: String, viewportWidth: Double, values: [FieldValue], textLengths: [Int]? = nil) {
         self.flow = flow
         self.locale = locale
         self.viewportWidth = viewportWidth > 0 ? viewportWidth : 800
         let fieldCount = flow.fields.count
         let pageCount = flow.pages.count
         self.values = values
-        textLengths = values.map(\.textLength)
+        self.textLengths = textLengths ?? values.map(\.textLength)
         touched = [Bool](repeating: false, count: fieldCount)
         pageVisible = [Bool](repeating: false, count: pageCount)
         fieldVisible = [Bool](repeating: false, count: fieldCount)

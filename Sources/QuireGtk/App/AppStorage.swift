@@ -58,7 +58,7 @@ final class AppStorage {
     /// process leaves the last save whole, and the save is cheap enough for every event.
     @discardableResult
     func save(_ session: Session) -> String? {
-        write(JSONWriter.string(session.snapshot(includingFlow: false)), to: sessionPath, folder: stateFolder, durable: false)
+        write(String(decoding: session.snapshotData(includingFlow: false), as: UTF8.self), to: sessionPath, folder: stateFolder, durable: false)
     }
 
     func forgetSession() {
