@@ -48,4 +48,31 @@ struct TraceCameraTests {
         Toolkit.run(milliseconds: 300)
         #expect(pictured == Screenshot.png(of: driver.root))
     }
+
+    /// A step's picture is where the step leaves the window, not one of GTK's own transitions on
+    /// its way: refused on an empty required name, the page shows "Required" at once, not its
+    /// revealer starting to slide (the camera turns GTK's animations off; with them on, the
+    /// picture differs from the window a moment later).
+    @Test func aStepsPictureIsWhereTheStepLeavesTheWindow() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-camera-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        quire_settings_set_bool("gtk-enable-animations", 1)  // as on a user's desktop
+        let window = ObjectRef(UnsafeMutableRawPointer(gtk_window_new()!), .sink)
+        gtk_window_set_default_size(quire_window(window.pointer), 520, 680)
+        gtk_window_present(quire_window(window.pointer))
+        defer { gtk_window_destroy(quire_window(window.pointer)) }
+        let driver = ReplayDriver(session: Session(flow: try GtkTest.flow("focus-onboarding.json"), locale: "en"), window: window.pointer)
+        let camera = TraceCamera(driver: driver, directory: folder.path, base: "camera")
+        var buffer: [SessionNotification] = []
+        driver.send(.swipePage(forward: true), into: &buffer)
+        driver.send(.settle, into: &buffer)
+        Toolkit.run(milliseconds: 300)
+        driver.send(.tap(.button(.next)), into: &buffer)
+        #expect(buffer.contains { $0.kind == .refused }, "\(buffer)")
+        let name = try #require(camera.shoot(1))
+        let pictured = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+        Toolkit.run(milliseconds: 400)
+        #expect(pictured == Screenshot.png(of: driver.root), "the picture is of a transition on its way")
+    }
 }

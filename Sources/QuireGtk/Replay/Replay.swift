@@ -64,10 +64,16 @@ final class TraceCamera {
     let directory: String
     let base: String
 
+    /// Turns GTK's own animations off for the process: a step's picture shows where that step
+    /// leaves the window — an error text's revealer, a style transition finish at once, and the
+    /// text cursor does not blink — not a transition on its way. The pager's motion is the
+    /// session's (the script's ticks drive it) and is pictured as it stands.
     init(driver: ReplayDriver, directory: String, base: String) {
         self.driver = driver
         self.directory = directory
         self.base = base
+        quire_settings_set_bool("gtk-enable-animations", 0)
+        quire_settings_set_bool("gtk-cursor-blink", 0)
     }
 
     /// The trace's file name for a script (as the harness's trace writer names its pages).
