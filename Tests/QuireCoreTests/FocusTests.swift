@@ -10,6 +10,15 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) throws -> Session {
 }
 
 @Suite struct FocusTests {
+    /// A tap target's name is a field id unless it has a prefix this module knows; ids have no
+    /// `:`, so a name with one anywhere (however it is composed) names nothing.
+    @Test func aNameWithAColonIsNoFieldTarget() {
+        #expect(TapTarget("userName") == .field("userName"))
+        for name in ["a:b", ":", "name:", "x:\u{301}", ":\u{301}y", "button:", "accessory:later", "indicator:x"] {
+            #expect(TapTarget(name) == nil, "\(name.debugDescription)")
+        }
+    }
+
     @Test func tappingAFieldMakesItFirstResponderAndPresentsItsInputView() throws {
         var session = try onForm()
         let notes = session.send(tapField("name"))

@@ -134,7 +134,7 @@ extension Session {
         return FieldPresentation(
             id: definition.id, kind: definition.kind.name, label: definition.label?.resolve(locale) ?? definition.id,
             display: display(value, of: definition), placeholder: placeholder, enabled: fieldEnabled[field],
-            focused: input?.field == field, required: fieldRequired[field],
+            focused: inputField == field, required: fieldRequired[field],
             error: code.map { errorText($0, field: definition) }, errorCode: code, isOn: isOn)
     }
 

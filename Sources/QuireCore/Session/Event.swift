@@ -97,7 +97,7 @@ public enum TapTarget: Sendable, Hashable {
             guard let item = AccessoryItem(rawValue: rest) else { return nil }
             self = .accessory(item)
         } else {
-            guard !name.isEmpty, !name.contains(":") else { return nil }
+            guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: ":")) else { return nil }
             self = .field(name)
         }
     }
