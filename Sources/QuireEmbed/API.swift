@@ -268,7 +268,7 @@ public func quireEngineGetPagePresentation(_ engine: EngineHandle?, _ index: Int
 @c(quire_engine_snapshot)
 public func quireEngineSnapshot(_ engine: EngineHandle?) -> OwnedText? {
     guard let box = Engine.from(engine) else { return nil }
-    return CBridge.copy(JSONWriter.string(box.session.snapshot(includingFlow: true)))
+    return CBridge.copy(String(decoding: box.session.snapshotData(includingFlow: true), as: UTF8.self))
 }
 
 /// quire_engine_get_page_index:

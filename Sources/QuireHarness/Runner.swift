@@ -196,7 +196,7 @@ public enum Runner {
         _ session: inout Session, flow: Flow,
         restore: (_ snapshot: [UInt8], _ flow: Flow) throws(DocumentError) -> Session = Runner.restore
     ) -> [String] {
-        let snapshot = JSONWriter.data(session.snapshot(includingFlow: false))
+        let snapshot = session.snapshotData(includingFlow: false)
         let restored: Session
         do {
             restored = try restore(snapshot, flow)
