@@ -14,8 +14,10 @@ public struct Flow: Sendable, Equatable {
     public let pages: [Page]
     /// Every field of every page, in document order.
     public let fields: [Field]
-    /// The document the flow was loaded from (snapshots embed it).
-    public let document: JSONValue
+    /// The document the flow was loaded from (snapshots embed it). A flow read by the fast path
+    /// (`FlowReader`) keeps its bytes and parses them the first time this is asked for.
+    public var document: JSONValue { source.value }
+    let source: FlowDocument
     /// The folder the flow was loaded from, where its pages' layouts are found (`PageLayout`);
     /// nil for a flow given as text or restored from a snapshot, whose layouts are not used.
     public internal(set) var folder: String?
@@ -33,18 +35,28 @@ public struct Flow: Sendable, Equatable {
         id: String, title: LocalizedText?, paging: Paging, accessory: [AccessoryItem]?, pages: [Page],
         fields: [Field], document: JSONValue
     ) {
+        var fieldIndex = [String: Int](minimumCapacity: fields.count)
+        for (at, field) in fields.enumerated() { fieldIndex[field.id] = at }
+        var pageIndex = [String: Int](minimumCapacity: pages.count)
+        for (at, page) in pages.enumerated() { pageIndex[page.id] = at }
+        self.init(
+            id: id, title: title, paging: paging, accessory: accessory, pages: pages, fields: fields,
+            source: FlowDocument(document), fieldIndex: fieldIndex, pageIndex: pageIndex)
+    }
+
+    /// With the id indexes already built (the fast path builds them as it reads).
+    init(
+        id: String, title: LocalizedText?, paging: Paging, accessory: [AccessoryItem]?, pages: [Page],
+        fields: [Field], source: FlowDocument, fieldIndex: [String: Int], pageIndex: [String: Int]
+    ) {
         self.id = id
         self.title = title
         self.paging = paging
         self.accessory = accessory
         self.pages = pages
         self.fields = fields
-        self.document = document
-        var fieldIndex = [String: Int](minimumCapacity: fields.count)
-        for (at, field) in fields.enumerated() { fieldIndex[field.id] = at }
+        self.source = source
         fieldIndexByID = fieldIndex
-        var pageIndex = [String: Int](minimumCapacity: pages.count)
-        for (at, page) in pages.enumerated() { pageIndex[page.id] = at }
         pageIndexByID = pageIndex
         graph = DependencyGraph(pages: pages, fields: fields)
         fieldIDs = fields.map(\.id)

@@ -26,6 +26,15 @@ extension Flow {
     public static func load(bytes: [UInt8], file: String = "<flow>", folder: String?, limits: JSONLimits = .default)
         throws(DocumentError) -> Flow
     {
+        // The fast path reads a good flow in one pass; anything else is read again below, which
+        // gives every diagnostic.
+        if let flow = FlowReader.flow(bytes, folder: folder, limits: limits) { return flow }
+        return try loadFully(bytes: bytes, file: file, folder: folder, limits: limits)
+    }
+
+    /// The full path: the document parsed to a `JSONValue`, then every check of `FlowLoader`,
+    /// every problem found with its position.
+    static func loadFully(bytes: [UInt8], file: String, folder: String?, limits: JSONLimits) throws(DocumentError) -> Flow {
         let (value, reader) = try DocumentReader.parse(file: file, bytes: bytes, limits: limits)
         var document = reader
         var loader = FlowLoader(reader: document)
@@ -306,7 +315,12 @@ struct FlowLoader {
     /// and digits. Read over the UTF-8 bytes in place: a flow has a tag in every display string.
     static func isLanguageTag(_ tag: String) -> Bool {
         var tag = tag
-        return tag.withUTF8 { bytes in
+        return tag.withUTF8 { isLanguageTag($0) }
+    }
+
+    /// `isLanguageTag` over a tag's UTF-8 bytes.
+    static func isLanguageTag(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        do {
             let dash = UInt8(ascii: "-")
             @inline(__always) func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
             @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
