@@ -308,31 +308,41 @@ extension Field {
 
 /// A display string: one text, or texts by BCP 47 language tag.
 public struct LocalizedText: Sendable, Hashable {
-    /// (tag, text) in document order; a plain string has the single tag "".
-    public let entries: [(tag: String, text: String)]
+    /// A tag and its text. Stored as a struct, not a tuple: an array of tuples is destroyed through
+    /// generic tuple metadata, looked up at run time, which was a tenth of loading a large flow.
+    struct Entry: Sendable, Hashable {
+        let tag: String
+        let text: String
+    }
 
-    public init(_ text: String) { entries = [("", text)] }
-    public init(entries: [(tag: String, text: String)]) { self.entries = entries }
+    let storage: [Entry]
+
+    /// (tag, text) in document order; a plain string has the single tag "".
+    public var entries: [(tag: String, text: String)] { storage.map { ($0.tag, $0.text) } }
+
+    public init(_ text: String) { storage = [Entry(tag: "", text: text)] }
+    public init(entries: [(tag: String, text: String)]) { storage = entries.map { Entry(tag: $0.tag, text: $0.text) } }
+    init(storage: [Entry]) { self.storage = storage }
 
     /// Fallback: the exact tag, then shorter prefixes of it (`ja-JP` → `ja`), then `en`, then the first.
     public func resolve(_ locale: String) -> String {
-        if entries.count == 1 { return entries[0].text }
+        if storage.count == 1 { return storage[0].text }
         var tag = locale.lowercased()
         while !tag.isEmpty {
-            if let hit = entries.first(where: { $0.tag.lowercased() == tag }) { return hit.text }
+            if let hit = storage.first(where: { $0.tag.lowercased() == tag }) { return hit.text }
             guard let dash = tag.lastIndex(of: "-") else { break }
             tag = String(tag[..<dash])
         }
-        if let english = entries.first(where: { $0.tag.lowercased() == "en" }) { return english.text }
-        return entries.first?.text ?? ""
+        if let english = storage.first(where: { $0.tag.lowercased() == "en" }) { return english.text }
+        return storage.first?.text ?? ""
     }
 
     public static func == (lhs: LocalizedText, rhs: LocalizedText) -> Bool {
-        lhs.entries.elementsEqual(rhs.entries) { $0.tag == $1.tag && $0.text == $1.text }
+        lhs.storage == rhs.storage
     }
 
     public func hash(into hasher: inout Hasher) {
-        for entry in entries {
+        for entry in storage {
             hasher.combine(entry.tag)
             hasher.combine(entry.text)
         }

@@ -294,16 +294,17 @@ struct FlowLoader {
                 reader.error(path, "\(what) needs at least one language")
                 return nil
             }
-            var entries: [(tag: String, text: String)] = []
+            var entries: [LocalizedText.Entry] = []
+            entries.reserveCapacity(object.count)
             for (tag, text) in object {
                 if let problem = Flow.languageTagProblem(tag) {
                     reader.error(path + tag, problem, onKey: true)
                 }
                 if let text = reader.string(text, at: path + tag, what: "\(what) in '\(tag)'") {
-                    entries.append((tag, text))
+                    entries.append(LocalizedText.Entry(tag: tag, text: text))
                 }
             }
-            return LocalizedText(entries: entries)
+            return LocalizedText(storage: entries)
         default:
             reader.error(path, "\(what) must be a string or an object of language tags to strings, not \(value.typeName)")
             return nil

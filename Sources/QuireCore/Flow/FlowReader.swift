@@ -320,17 +320,37 @@ struct FlowReader {
         guard at < bytes.count else { throw Bail() }
         if bytes[at] == UInt8(ascii: "\"") { return LocalizedText(try stringValue()) }
         guard try beginObject() else { throw Bail() }
-        var entries: [(tag: String, text: String)] = []
+        var entries: [LocalizedText.Entry] = []
         entries.reserveCapacity(4)
+        tagRanges.removeAll(keepingCapacity: true)
         repeat {
             let key = try plainKey()
-            guard FlowLoader.isLanguageTag(UnsafeBufferPointer(rebasing: bytes[key])) else { throw Bail() }
-            let tag = makeString(key)
-            for entry in entries where entry.tag == tag { throw Bail() }
+            for earlier in tagRanges where same(earlier, key) { throw Bail() }
+            tagRanges.append(key)
+            let tag = try languageTag(key)
             try colon()
-            entries.append((tag, try stringValue()))
+            entries.append(LocalizedText.Entry(tag: tag, text: try stringValue()))
         } while try nextMember()
-        return LocalizedText(entries: entries)
+        return LocalizedText(storage: entries)
+    }
+
+    /// The tags of the display string being read, to find a duplicate.
+    var tagRanges: [Range<Int>] = []
+    /// Tags read so far (the first few different ones): a flow's display strings use the same few
+    /// tags, each checked and made a `String` once.
+    var knownTags: [(bytes: Range<Int>, tag: String)] = []
+
+    mutating func languageTag(_ key: Range<Int>) throws(Bail) -> String {
+        for known in knownTags where same(known.bytes, key) { return known.tag }
+        guard FlowLoader.isLanguageTag(UnsafeBufferPointer(rebasing: bytes[key])) else { throw Bail() }
+        let tag = makeString(key)
+        if knownTags.count < 16 { knownTags.append((key, tag)) }
+        return tag
+    }
+
+    /// Whether two ranges of `bytes` hold the same bytes.
+    @inline(__always) func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        a.count == b.count && memcmp(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, a.count) == 0
     }
 
     // MARK: Conditions
@@ -424,14 +444,50 @@ struct FlowReader {
         skipWhitespace()
         guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
         let range = try scanString()
-        return usedScratch ? nil : match(range, words)
+        return usedScratch || nonASCII ? nil : match(range, words)
     }
 
     mutating func stringValue() throws(Bail) -> String {
         skipWhitespace()
         guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
         let range = try scanString()
-        return usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)
+        if usedScratch { return String(decoding: scratch, as: UTF8.self) }
+        if !nonASCII { return makeString(range) }
+        guard isUTF8(range) else { throw Bail() }
+        return makeString(range)
+    }
+
+    /// Whether `bytes[range]` is strict UTF-8 (no overlongs, surrogates or scalars past U+10FFFF),
+    /// as `JSONParser` reads it.
+    func isUTF8(_ range: Range<Int>) -> Bool {
+        let base = bytes.baseAddress!
+        var index = range.lowerBound
+        let end = range.upperBound
+        while index < end {
+            let lead = base[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            let minimum: UInt32
+            switch lead {
+            case 0xC2...0xDF: length = 2; minimum = 0x80
+            case 0xE0...0xEF: length = 3; minimum = 0x800
+            case 0xF0...0xF4: length = 4; minimum = 0x10000
+            default: return false
+            }
+            guard index + length <= end else { return false }
+            var scalar = UInt32(lead) & (0xFF >> (length + 1))
+            for offset in 1..<length {
+                let next = base[index + offset]
+                guard next & 0xC0 == 0x80 else { return false }
+                scalar = scalar << 6 | UInt32(next & 0x3F)
+            }
+            if scalar < minimum || (scalar >= 0xD800 && scalar < 0xE000) || scalar > 0x10FFFF { return false }
+            index += length
+        }
+        return true
     }
 
     @inline(__always) func makeString(_ range: Range<Int>) -> String {
@@ -537,7 +593,7 @@ struct FlowReader {
         skipWhitespace()
         guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
         let range = try scanString()
-        guard !usedScratch else { throw Bail() }
+        guard !usedScratch, !nonASCII else { throw Bail() }
         return range
     }
 
@@ -572,28 +628,54 @@ struct FlowReader {
 
     // MARK: Strings and numbers, as strict as `JSONParser`
 
-    /// Whether the last `scanString` decoded into `scratch` (escapes or non-ASCII text).
+    /// Whether the last `scanString` decoded into `scratch` (it held escapes).
     var usedScratch = false
+    /// Whether the last string read in place holds non-ASCII bytes, not checked yet: only
+    /// `stringValue` turns such a string into text, checking it is UTF-8 as it does. Keys, ids,
+    /// tags and keywords are compared with ASCII, so non-ASCII bytes never match them.
+    var nonASCII = false
 
     /// Reads a string from its opening quote; returns the range of its content. When it holds
-    /// escapes or non-ASCII text, the checked and decoded bytes are in `scratch` (`usedScratch`).
+    /// escapes, the checked and decoded bytes are in `scratch` (`usedScratch`).
     mutating func scanString() throws(Bail) -> Range<Int> {
-        at += 1
-        let start = at
+        let base = bytes.baseAddress!
+        let count = bytes.count
+        let start = at + 1
+        var index = start
+        var high: UInt8 = 0
         usedScratch = false
-        while at < bytes.count {
-            let byte = bytes[at]
-            if byte == UInt8(ascii: "\"") {
-                guard at - start <= limits.stringBytes else { throw Bail() }
-                at += 1
-                return start..<(at - 1)
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
-            at += 1
+        // Eight bytes at a time while none is a quote, a backslash or a control character (each
+        // test is exact for the word; the loop below finds which byte it was).
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var highWord: UInt64 = 0
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if special & highBits != 0 { break }
+            highWord |= word
+            index += 8
         }
+        if highWord & highBits != 0 { high = 0x80 }
+        while index < count {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") {
+                guard index - start <= limits.stringBytes else { throw Bail() }
+                at = index + 1
+                nonASCII = high >= 0x80
+                return start..<index
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            high |= byte
+            index += 1
+        }
+        // Escapes (or an error): decoded into `scratch`, every byte checked.
+        at = start
         usedScratch = true
+        nonASCII = false
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<at]))
         while true {
             guard at < bytes.count else { throw Bail() }
             let byte = bytes[at]
