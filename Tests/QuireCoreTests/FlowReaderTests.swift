@@ -75,7 +75,7 @@ import Testing
         for page in 0..<pages {
             if page > 0 { text += ",\n" }
             let visible = page > 0 ? #", "visibleIf": {"any": [{"field": "f\#(page - 1)_0", "equals": true}, {"not": {"field": "f\#(page - 1)_2", "lessThan": 600}}]}"# : ""
-            text += #"{"id": "p\#(page)", "title": \#(localized("Page \(page)")), "body": "plain body \#(page)"\#(visible), "fields": ["#
+            text += #"{"id": "p\#(page)", "title": \#(localized("Page \(page)")), "body": "plain body \#(page) of the flow, same ends"\#(visible), "fields": ["#
             for field in 0..<7 {
                 if field > 0 { text += ",\n  " }
                 let id = "f\(page)_\(field)"

@@ -452,9 +452,38 @@ struct FlowReader {
         guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
         let range = try scanString()
         if usedScratch { return String(decoding: scratch, as: UTF8.self) }
-        if !nonASCII { return makeString(range) }
-        guard isUTF8(range) else { throw Bail() }
-        return makeString(range)
+        // Up to 15 bytes a String is stored inline; longer ones are allocated, so a text met
+        // before (an option label, a field label in each language) is shared instead.
+        if range.count <= 15 {
+            if nonASCII { guard isUTF8(range) else { throw Bail() } }
+            return makeString(range)
+        }
+        let slot = textSlot(range)
+        if let cached = recentTexts[slot], same(cached.bytes, range) { return cached.text }
+        if nonASCII { guard isUTF8(range) else { throw Bail() } }
+        let text = makeString(range)
+        recentTexts[slot] = RecentText(bytes: range, text: text)
+        return text
+    }
+
+    /// A text read from the document and where (its bytes were checked then).
+    struct RecentText {
+        var bytes: Range<Int>
+        var text: String
+    }
+
+    /// Texts longer than 15 bytes read so far, by a hash of their bytes (a slot holds the last one).
+    var recentTexts = [RecentText?](repeating: nil, count: 1024)
+
+    /// The slot of a text of at least 16 bytes: a hash of its length and its first and last 8 bytes.
+    @inline(__always) func textSlot(_ range: Range<Int>) -> Int {
+        let start = UnsafeRawPointer(bytes.baseAddress! + range.lowerBound)
+        let first = start.loadUnaligned(as: UInt64.self)
+        let last = start.loadUnaligned(fromByteOffset: range.count - 8, as: UInt64.self)
+        var hash = (first &* 0x9E37_79B9_7F4A_7C15) ^ (last &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(range.count)
+        hash ^= hash >> 29
+        hash = hash &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: hash >> 54)
     }
 
     /// Whether `bytes[range]` is strict UTF-8 (no overlongs, surrogates or scalars past U+10FFFF),
