@@ -321,29 +321,27 @@ struct FlowLoader {
 
     /// `isLanguageTag` over a tag's UTF-8 bytes.
     static func isLanguageTag(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        do {
-            let dash = UInt8(ascii: "-")
-            @inline(__always) func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
-            @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
-            var start = 0
-            var first = true
-            for end in 0...bytes.count where end == bytes.count || bytes[end] == dash {
-                let length = end - start
-                if first {
-                    let privateUse = length == 1 && bytes[start] | 0x20 == UInt8(ascii: "x") && end < bytes.count
-                    if !privateUse {
-                        guard length >= 2 && length <= 8 else { return false }
-                        for at in start..<end where !isLetter(bytes[at]) { return false }
-                    }
-                    first = false
-                } else {
-                    guard length >= 1 && length <= 8 else { return false }
-                    for at in start..<end where !(isLetter(bytes[at]) || isDigit(bytes[at])) { return false }
+        let dash = UInt8(ascii: "-")
+        @inline(__always) func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+        var start = 0
+        var first = true
+        for end in 0...bytes.count where end == bytes.count || bytes[end] == dash {
+            let length = end - start
+            if first {
+                let privateUse = length == 1 && bytes[start] | 0x20 == UInt8(ascii: "x") && end < bytes.count
+                if !privateUse {
+                    guard length >= 2 && length <= 8 else { return false }
+                    for at in start..<end where !isLetter(bytes[at]) { return false }
                 }
-                start = end + 1
+                first = false
+            } else {
+                guard length >= 1 && length <= 8 else { return false }
+                for at in start..<end where !(isLetter(bytes[at]) || isDigit(bytes[at])) { return false }
             }
-            return true
+            start = end + 1
         }
+        return true
     }
 
     mutating func paging(_ value: JSONValue, at path: JSONPath) -> Paging {
