@@ -14,8 +14,10 @@ public struct Flow: Sendable, Equatable {
     public let pages: [Page]
     /// Every field of every page, in document order.
     public let fields: [Field]
-    /// The document the flow was loaded from (snapshots embed it).
-    public let document: JSONValue
+    /// The document the flow was loaded from (snapshots embed it). A flow read by the fast path
+    /// (`FlowReader`) keeps its bytes and parses them the first time this is asked for.
+    public var document: JSONValue { source.value }
+    let source: FlowDocument
     /// The folder the flow was loaded from, where its pages' layouts are found (`PageLayout`);
     /// nil for a flow given as text or restored from a snapshot, whose layouts are not used.
     public internal(set) var folder: String?
@@ -33,18 +35,28 @@ public struct Flow: Sendable, Equatable {
         id: String, title: LocalizedText?, paging: Paging, accessory: [AccessoryItem]?, pages: [Page],
         fields: [Field], document: JSONValue
     ) {
+        var fieldIndex = [String: Int](minimumCapacity: fields.count)
+        for (at, field) in fields.enumerated() { fieldIndex[field.id] = at }
+        var pageIndex = [String: Int](minimumCapacity: pages.count)
+        for (at, page) in pages.enumerated() { pageIndex[page.id] = at }
+        self.init(
+            id: id, title: title, paging: paging, accessory: accessory, pages: pages, fields: fields,
+            source: FlowDocument(document), fieldIndex: fieldIndex, pageIndex: pageIndex)
+    }
+
+    /// With the id indexes already built (the fast path builds them as it reads).
+    init(
+        id: String, title: LocalizedText?, paging: Paging, accessory: [AccessoryItem]?, pages: [Page],
+        fields: [Field], source: FlowDocument, fieldIndex: [String: Int], pageIndex: [String: Int]
+    ) {
         self.id = id
         self.title = title
         self.paging = paging
         self.accessory = accessory
         self.pages = pages
         self.fields = fields
-        self.document = document
-        var fieldIndex = [String: Int](minimumCapacity: fields.count)
-        for (at, field) in fields.enumerated() { fieldIndex[field.id] = at }
+        self.source = source
         fieldIndexByID = fieldIndex
-        var pageIndex = [String: Int](minimumCapacity: pages.count)
-        for (at, page) in pages.enumerated() { pageIndex[page.id] = at }
         pageIndexByID = pageIndex
         graph = DependencyGraph(pages: pages, fields: fields)
         fieldIDs = fields.map(\.id)
@@ -296,31 +308,41 @@ extension Field {
 
 /// A display string: one text, or texts by BCP 47 language tag.
 public struct LocalizedText: Sendable, Hashable {
-    /// (tag, text) in document order; a plain string has the single tag "".
-    public let entries: [(tag: String, text: String)]
+    /// A tag and its text. Stored as a struct, not a tuple: an array of tuples is destroyed through
+    /// generic tuple metadata, looked up at run time, which was a tenth of loading a large flow.
+    struct Entry: Sendable, Hashable {
+        let tag: String
+        let text: String
+    }
 
-    public init(_ text: String) { entries = [("", text)] }
-    public init(entries: [(tag: String, text: String)]) { self.entries = entries }
+    let storage: [Entry]
+
+    /// (tag, text) in document order; a plain string has the single tag "".
+    public var entries: [(tag: String, text: String)] { storage.map { ($0.tag, $0.text) } }
+
+    public init(_ text: String) { storage = [Entry(tag: "", text: text)] }
+    public init(entries: [(tag: String, text: String)]) { storage = entries.map { Entry(tag: $0.tag, text: $0.text) } }
+    init(storage: [Entry]) { self.storage = storage }
 
     /// Fallback: the exact tag, then shorter prefixes of it (`ja-JP` → `ja`), then `en`, then the first.
     public func resolve(_ locale: String) -> String {
-        if entries.count == 1 { return entries[0].text }
+        if storage.count == 1 { return storage[0].text }
         var tag = locale.lowercased()
         while !tag.isEmpty {
-            if let hit = entries.first(where: { $0.tag.lowercased() == tag }) { return hit.text }
+            if let hit = storage.first(where: { $0.tag.lowercased() == tag }) { return hit.text }
             guard let dash = tag.lastIndex(of: "-") else { break }
             tag = String(tag[..<dash])
         }
-        if let english = entries.first(where: { $0.tag.lowercased() == "en" }) { return english.text }
-        return entries.first?.text ?? ""
+        if let english = storage.first(where: { $0.tag.lowercased() == "en" }) { return english.text }
+        return storage.first?.text ?? ""
     }
 
     public static func == (lhs: LocalizedText, rhs: LocalizedText) -> Bool {
-        lhs.entries.elementsEqual(rhs.entries) { $0.tag == $1.tag && $0.text == $1.text }
+        lhs.storage == rhs.storage
     }
 
     public func hash(into hasher: inout Hasher) {
-        for entry in entries {
+        for entry in storage {
             hasher.combine(entry.tag)
             hasher.combine(entry.text)
         }

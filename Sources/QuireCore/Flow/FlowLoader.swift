@@ -26,6 +26,15 @@ extension Flow {
     public static func load(bytes: [UInt8], file: String = "<flow>", folder: String?, limits: JSONLimits = .default)
         throws(DocumentError) -> Flow
     {
+        // The fast path reads a good flow in one pass; anything else is read again below, which
+        // gives every diagnostic.
+        if let flow = FlowReader.flow(bytes, folder: folder, limits: limits) { return flow }
+        return try loadFully(bytes: bytes, file: file, folder: folder, limits: limits)
+    }
+
+    /// The full path: the document parsed to a `JSONValue`, then every check of `FlowLoader`,
+    /// every problem found with its position.
+    static func loadFully(bytes: [UInt8], file: String, folder: String?, limits: JSONLimits) throws(DocumentError) -> Flow {
         let (value, reader) = try DocumentReader.parse(file: file, bytes: bytes, limits: limits)
         var document = reader
         var loader = FlowLoader(reader: document)
@@ -285,16 +294,17 @@ struct FlowLoader {
                 reader.error(path, "\(what) needs at least one language")
                 return nil
             }
-            var entries: [(tag: String, text: String)] = []
+            var entries: [LocalizedText.Entry] = []
+            entries.reserveCapacity(object.count)
             for (tag, text) in object {
                 if let problem = Flow.languageTagProblem(tag) {
                     reader.error(path + tag, problem, onKey: true)
                 }
                 if let text = reader.string(text, at: path + tag, what: "\(what) in '\(tag)'") {
-                    entries.append((tag, text))
+                    entries.append(LocalizedText.Entry(tag: tag, text: text))
                 }
             }
-            return LocalizedText(entries: entries)
+            return LocalizedText(storage: entries)
         default:
             reader.error(path, "\(what) must be a string or an object of language tags to strings, not \(value.typeName)")
             return nil
@@ -306,29 +316,32 @@ struct FlowLoader {
     /// and digits. Read over the UTF-8 bytes in place: a flow has a tag in every display string.
     static func isLanguageTag(_ tag: String) -> Bool {
         var tag = tag
-        return tag.withUTF8 { bytes in
-            let dash = UInt8(ascii: "-")
-            @inline(__always) func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
-            @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
-            var start = 0
-            var first = true
-            for end in 0...bytes.count where end == bytes.count || bytes[end] == dash {
-                let length = end - start
-                if first {
-                    let privateUse = length == 1 && bytes[start] | 0x20 == UInt8(ascii: "x") && end < bytes.count
-                    if !privateUse {
-                        guard length >= 2 && length <= 8 else { return false }
-                        for at in start..<end where !isLetter(bytes[at]) { return false }
-                    }
-                    first = false
-                } else {
-                    guard length >= 1 && length <= 8 else { return false }
-                    for at in start..<end where !(isLetter(bytes[at]) || isDigit(bytes[at])) { return false }
+        return tag.withUTF8 { isLanguageTag($0) }
+    }
+
+    /// `isLanguageTag` over a tag's UTF-8 bytes.
+    static func isLanguageTag(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let dash = UInt8(ascii: "-")
+        @inline(__always) func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+        var start = 0
+        var first = true
+        for end in 0...bytes.count where end == bytes.count || bytes[end] == dash {
+            let length = end - start
+            if first {
+                let privateUse = length == 1 && bytes[start] | 0x20 == UInt8(ascii: "x") && end < bytes.count
+                if !privateUse {
+                    guard length >= 2 && length <= 8 else { return false }
+                    for at in start..<end where !isLetter(bytes[at]) { return false }
                 }
-                start = end + 1
+                first = false
+            } else {
+                guard length >= 1 && length <= 8 else { return false }
+                for at in start..<end where !(isLetter(bytes[at]) || isDigit(bytes[at])) { return false }
             }
-            return true
+            start = end + 1
         }
+        return true
     }
 
     mutating func paging(_ value: JSONValue, at path: JSONPath) -> Paging {
