@@ -136,6 +136,32 @@ import Testing
         #expect(outcome.checked > 100)
     }
 
+    /// docs/flow-format.md: a field's `"default": null` "is the same as leaving it out", for every
+    /// kind, on both paths (the full loader used to refuse it: "a text field's default must be a
+    /// string, not null").
+    @Test(arguments: [
+        #""kind": "text""#,
+        #""kind": "duration""#,
+        #""kind": "choice", "options": [{"id": "a", "label": "A"}, {"id": "b", "label": "B"}]"#,
+        #""kind": "toggle""#,
+    ]) func aNullDefaultIsNoDefault(kind: String) throws {
+        func flow(_ extra: String) -> [UInt8] {
+            Array(#"{"format": "quire.flow/1", "id": "n", "title": "N", "pages": [{"id": "p", "fields": [{"id": "f", "label": "F", \#(kind)\#(extra)}]}]}"#.utf8)
+        }
+        let withNull = flow(#", "default": null"#)
+        let without = flow("")
+        let full = try Flow.loadFully(bytes: withNull, file: "f.json", folder: nil, limits: .default)
+        let fast = try #require(FlowReader.flow(withNull, folder: nil, limits: .default), "the fast path reads it")
+        let plain = try Flow.load(bytes: without)
+        #expect(full.fields == plain.fields)
+        #expect(fast.fields == plain.fields)
+        #expect(try Flow.load(bytes: withNull).fields == plain.fields)
+        #expect(full.fields.first?.defaultValue == .null)
+        var outcome = Outcome()
+        Self.compare(withNull, &outcome, "a null default")
+        #expect(outcome.fast == 1 && outcome.full == 1)
+    }
+
     /// Limits tighter than the flow: both paths must refuse it (the full path says why).
     @Test func limitsAreKeptByTheFastPath() throws {
         var outcome = Outcome()

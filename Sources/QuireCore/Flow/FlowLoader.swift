@@ -516,7 +516,10 @@ struct FlowLoader {
         var kind: Field.Kind?
         var defaultValue = FieldValue.null
         // `"default": null` says "no default", as leaving it out does.
-        let defaultJSON = object["default"].flatMap { $0 == .null ? nil : $0 }
+        let defaultJSON: JSONValue? = switch object["default"] {
+        case .none, .some(.null): nil
+        case .some(let value): value
+        }
         switch kindName {
         case "text":
             var options = TextOptions()

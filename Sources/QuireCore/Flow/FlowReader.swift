@@ -160,9 +160,9 @@ struct FlowReader {
                 kind = name
             case 2: label = try localized()
             case 3:
-                // `"default": null` is refused by the full path (the loader's null check compares
-                // with `JSONValue.null` built from `nil`), so null is left to it.
-                defaultJSON = try scalar()
+                // `"default": null` says "no default", as leaving it out does.
+                let value = try scalar()
+                if case .null = value { defaultJSON = nil } else { defaultJSON = value }
             case 4: required = try bool()
             case 5: visibleIf = try condition(before: ordinal)
             case 6: enabledIf = try condition(before: ordinal)
