@@ -136,6 +136,61 @@ import Testing
         #expect(outcome.checked > 100)
     }
 
+    /// Every display string of a flow, in a fixed order.
+    static func displayStrings(_ flow: Flow) -> [LocalizedText?] {
+        var texts: [LocalizedText?] = [flow.title]
+        for page in flow.pages { texts += [page.title, page.body] }
+        for field in flow.fields {
+            texts.append(field.label)
+            switch field.kind {
+            case .text(let options): texts.append(options.placeholder)
+            case .choice(let options): texts += options.options.map(\.label)
+            default: break
+            }
+        }
+        return texts
+    }
+
+    /// The fast path keeps display strings as places in the document and makes their `String`s
+    /// when asked: what fronts read of them (`resolve`, `entries`, hashing, equality) must be
+    /// what the full path's strings give.
+    @Test func displayStringsReadTheSameBothWays() throws {
+        var flows = try Self.seeds().map { ($0.name, $0.bytes) }
+        flows.append(("escapes", Array(#"{"format": "quire.flow/1", "id": "e", "title": {"en": "a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00 long enough to allocate", "en-GB": "é – ✓", "DE": "", "de-CH": "x"}, "pages": [{"id": "p", "title": "\u0041", "body": "plain"}]}"#.utf8)))
+        let locales = ["", "en", "EN-us", "en-GB", "de", "de-CH-1996", "ja", "ja-JP", "zh-Hant-TW", "zh-hant", "fr", "x"]
+        var checked = 0
+        for (name, bytes) in flows {
+            let fast = try #require(FlowReader.flow(bytes, folder: nil, limits: .default), "\(name)")
+            let full = try Flow.loadFully(bytes: bytes, file: "f.json", folder: nil, limits: .default)
+            let fastTexts = Self.displayStrings(fast)
+            let fullTexts = Self.displayStrings(full)
+            #expect(fastTexts.count == fullTexts.count)
+            for (a, b) in zip(fastTexts, fullTexts) {
+                #expect((a == nil) == (b == nil), "\(name)")
+                guard let a, let b else { continue }
+                checked += 1
+                guard case .source = a.form, case .entries = b.form else {
+                    Issue.record("\(name): the fast path keeps places, the full path strings")
+                    continue
+                }
+                #expect(a.entries.map(\.tag) == b.entries.map(\.tag), "\(name)")
+                #expect(a.entries.map(\.text) == b.entries.map(\.text), "\(name)")
+                for locale in locales { #expect(a.resolve(locale) == b.resolve(locale), "\(name) \(locale)") }
+                #expect(a == b && b == a && a.hashValue == b.hashValue, "\(name)")
+                #expect(a == LocalizedText(entries: b.entries))
+            }
+            // Different display strings stay different.
+            let distinct = Set(fullTexts.compactMap { $0 })
+            #expect(Set(fastTexts.compactMap { $0 }).count == distinct.count, "\(name)")
+            #expect(Set(fastTexts.compactMap { $0 } + fullTexts.compactMap { $0 }).count == distinct.count, "\(name)")
+        }
+        #expect(checked > 150)
+        let escapes = try #require(FlowReader.flow(flows.last!.1, folder: nil, limits: .default))
+        #expect(escapes.title?.resolve("en") == "a\"b\\c/d\u{8}\u{c}\n\r\té😀 long enough to allocate")
+        #expect(escapes.title?.resolve("de") == "")
+        #expect(escapes.pages[0].title?.resolve("fr") == "A")
+    }
+
     /// docs/flow-format.md: a field's `"default": null` "is the same as leaving it out", for every
     /// kind, on both paths (the full loader used to refuse it: "a text field's default must be a
     /// string, not null").

@@ -315,17 +315,35 @@ public struct LocalizedText: Sendable, Hashable {
         let text: String
     }
 
-    let storage: [Entry]
+    /// The entries, or (read by the fast path, `FlowReader`) where they are in the flow's
+    /// document: loading then makes no `String` for display strings, and a front makes those it
+    /// shows (Presentation resolves only the current page's).
+    enum Form: Sendable {
+        case entries([Entry])
+        case source(FlowDocument, offset: Int)
+    }
+
+    let form: Form
+
+    /// The entries, made from the document for a display string the fast path read.
+    var storage: [Entry] {
+        switch form {
+        case .entries(let entries): entries
+        case .source(let document, let offset): document.localizedEntries(at: offset)
+        }
+    }
 
     /// (tag, text) in document order; a plain string has the single tag "".
     public var entries: [(tag: String, text: String)] { storage.map { ($0.tag, $0.text) } }
 
-    public init(_ text: String) { storage = [Entry(tag: "", text: text)] }
-    public init(entries: [(tag: String, text: String)]) { storage = entries.map { Entry(tag: $0.tag, text: $0.text) } }
-    init(storage: [Entry]) { self.storage = storage }
+    public init(_ text: String) { form = .entries([Entry(tag: "", text: text)]) }
+    public init(entries: [(tag: String, text: String)]) { form = .entries(entries.map { Entry(tag: $0.tag, text: $0.text) }) }
+    init(storage: [Entry]) { form = .entries(storage) }
+    init(source: FlowDocument, offset: Int) { form = .source(source, offset: offset) }
 
     /// Fallback: the exact tag, then shorter prefixes of it (`ja-JP` → `ja`), then `en`, then the first.
     public func resolve(_ locale: String) -> String {
+        let storage = storage
         if storage.count == 1 { return storage[0].text }
         var tag = locale.lowercased()
         while !tag.isEmpty {
@@ -338,7 +356,12 @@ public struct LocalizedText: Sendable, Hashable {
     }
 
     public static func == (lhs: LocalizedText, rhs: LocalizedText) -> Bool {
-        lhs.storage == rhs.storage
+        if case .source(let left, let at) = lhs.form, case .source(let right, let other) = rhs.form, left === right,
+            at == other
+        {
+            return true
+        }
+        return lhs.storage == rhs.storage
     }
 
     public func hash(into hasher: inout Hasher) {

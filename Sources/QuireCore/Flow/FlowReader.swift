@@ -19,6 +19,9 @@ struct FlowReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: JSONLimits
     let folder: String?
+    /// The document the bytes belong to: display strings are kept as places in it
+    /// (`LocalizedText`), made `String`s only when a front asks for them.
+    let source: FlowDocument?
     var at = 0
     var depth = 0
     /// Decoded bytes of the last string that held escapes or non-ASCII text.
@@ -29,26 +32,29 @@ struct FlowReader {
     var fieldIndex: [String: Int] = [:]
     var pageIndex: [String: Int] = [:]
 
-    init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, folder: String?) {
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, folder: String?, source: FlowDocument?) {
         self.bytes = bytes
         self.limits = limits
         self.folder = folder
-        scratch.reserveCapacity(256)
+        self.source = source
     }
 
     /// The flow in `bytes`, or nil when the full path must read it.
     static func flow(_ bytes: [UInt8], folder: String?, limits: JSONLimits) -> Flow? {
         guard bytes.count <= limits.documentBytes, JSONParser.otherEncoding(bytes) == nil else { return nil }
+        let source = FlowDocument(bytes: bytes, limits: limits)
         let read: (FlowReader, id: String, title: LocalizedText?, paging: Paging, accessory: [AccessoryItem]?)? =
             bytes.withUnsafeBufferPointer { buffer in
-                var reader = FlowReader(bytes: buffer, limits: limits, folder: folder)
+                var reader = FlowReader(bytes: buffer, limits: limits, folder: folder, source: source)
+                reader.scratch.reserveCapacity(256)
+                reader.recentTexts = [RecentText?](repeating: nil, count: 1024)
                 guard let (id, title, paging, accessory) = try? reader.document() else { return nil }
                 return (reader, id, title, paging, accessory)
             }
         guard let read else { return nil }
         var flow = Flow(
             id: read.id, title: read.title, paging: read.paging, accessory: read.accessory, pages: read.0.pages,
-            fields: read.0.fields, source: FlowDocument(bytes: bytes, limits: limits), fieldIndex: read.0.fieldIndex,
+            fields: read.0.fields, source: source, fieldIndex: read.0.fieldIndex,
             pageIndex: read.0.pageIndex)
         flow.folder = folder
         return flow
@@ -315,37 +321,72 @@ struct FlowReader {
     }
 
     /// A display string: a string, or an object of language tags to strings.
+    /// A display string: checked here, kept as its place in the document, and made `String`s
+    /// only when asked for (`LocalizedText.storage`, through `decodeLocalized`).
     mutating func localized() throws(Bail) -> LocalizedText {
         skipWhitespace()
+        guard at < bytes.count, let source else { throw Bail() }
+        let start = at
+        if bytes[at] == UInt8(ascii: "\"") {
+            try checkedText()
+        } else {
+            guard try beginObject() else { throw Bail() }
+            tagRanges.removeAll(keepingCapacity: true)
+            repeat {
+                let key = try plainKey()
+                for earlier in tagRanges where same(earlier, key) { throw Bail() }
+                tagRanges.append(key)
+                try checkLanguageTag(key)
+                try colon()
+                try checkedText()
+            } while try nextMember()
+        }
+        return LocalizedText(source: source, offset: start)
+    }
+
+    /// Reads a string as `stringValue` does (the same checks) without making it a `String`.
+    mutating func checkedText() throws(Bail) {
+        skipWhitespace()
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
+        let range = try scanString()
+        if !usedScratch && nonASCII { guard isUTF8(range) else { throw Bail() } }
+    }
+
+    /// The entries of a display string `localized` read at `at` (so every check holds).
+    mutating func decodeLocalized() throws(Bail) -> [LocalizedText.Entry] {
+        skipWhitespace()
         guard at < bytes.count else { throw Bail() }
-        if bytes[at] == UInt8(ascii: "\"") { return LocalizedText(try stringValue()) }
+        if bytes[at] == UInt8(ascii: "\"") { return [LocalizedText.Entry(tag: "", text: try decodedText())] }
         guard try beginObject() else { throw Bail() }
         var entries: [LocalizedText.Entry] = []
         entries.reserveCapacity(4)
-        tagRanges.removeAll(keepingCapacity: true)
         repeat {
             let key = try plainKey()
-            for earlier in tagRanges where same(earlier, key) { throw Bail() }
-            tagRanges.append(key)
-            let tag = try languageTag(key)
+            let tag = makeString(key)
             try colon()
-            entries.append(LocalizedText.Entry(tag: tag, text: try stringValue()))
+            entries.append(LocalizedText.Entry(tag: tag, text: try decodedText()))
         } while try nextMember()
-        return LocalizedText(storage: entries)
+        return entries
+    }
+
+    /// A string checked before (by `checkedText`), as text.
+    mutating func decodedText() throws(Bail) -> String {
+        skipWhitespace()
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
+        let range = try scanString()
+        return usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)
     }
 
     /// The tags of the display string being read, to find a duplicate.
     var tagRanges: [Range<Int>] = []
-    /// Tags read so far (the first few different ones): a flow's display strings use the same few
-    /// tags, each checked and made a `String` once.
-    var knownTags: [(bytes: Range<Int>, tag: String)] = []
+    /// Tags checked so far (the first few different ones): a flow's display strings use the same
+    /// few tags, each checked once.
+    var knownTags: [Range<Int>] = []
 
-    mutating func languageTag(_ key: Range<Int>) throws(Bail) -> String {
-        for known in knownTags where same(known.bytes, key) { return known.tag }
+    mutating func checkLanguageTag(_ key: Range<Int>) throws(Bail) {
+        for known in knownTags where same(known, key) { return }
         guard FlowLoader.isLanguageTag(UnsafeBufferPointer(rebasing: bytes[key])) else { throw Bail() }
-        let tag = makeString(key)
-        if knownTags.count < 16 { knownTags.append((key, tag)) }
-        return tag
+        if knownTags.count < 16 { knownTags.append(key) }
     }
 
     /// Whether two ranges of `bytes` hold the same bytes.
@@ -473,7 +514,8 @@ struct FlowReader {
     }
 
     /// Texts longer than 15 bytes read so far, by a hash of their bytes (a slot holds the last one).
-    var recentTexts = [RecentText?](repeating: nil, count: 1024)
+    /// (1,024 slots, made by `flow`.)
+    var recentTexts: [RecentText?] = []
 
     /// The slot of a text of at least 16 bytes: a hash of its length and its first and last 8 bytes.
     @inline(__always) func textSlot(_ range: Range<Int>) -> Int {
@@ -847,6 +889,7 @@ struct FlowReader {
 /// A flow's document: the `JSONValue` it was read from, or the bytes of a flow the fast path
 /// read, parsed the first time `Flow.document` is asked for (snapshots that embed the flow).
 final class FlowDocument: @unchecked Sendable {
+    /// Immutable; only `parsed` changes, under `lock`.
     private let bytes: [UInt8]
     private let limits: JSONLimits
     private let lock = NSLock()
@@ -861,6 +904,16 @@ final class FlowDocument: @unchecked Sendable {
     init(bytes: [UInt8], limits: JSONLimits) {
         self.bytes = bytes
         self.limits = limits
+    }
+
+    /// The entries of the display string the fast path read at `offset` of the bytes.
+    func localizedEntries(at offset: Int) -> [LocalizedText.Entry] {
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = FlowReader(bytes: buffer, limits: limits, folder: nil, source: nil)
+            reader.at = offset
+            // The fast path read this display string under these limits, so it reads again.
+            return (try? reader.decodeLocalized()) ?? []
+        }
     }
 
     var value: JSONValue {
