@@ -108,7 +108,7 @@ def main():
                    r <= times * 1.2 * grow)
     # Loading: the baselines' time over Quire's (higher is faster). Guarded at the level reached;
     # issue 9's budgets (3× json-glib, 2× JSONDecoder) are shown met or missed.
-    for name, guard, budget in (("json-glib", 2.2, 3.0), ("JSONDecoder", 2.0, 2.0), ("JSONSerialization", 4.0, None)):
+    for name, guard, budget in (("json-glib", 2.8, 3.0), ("JSONDecoder", 2.0, 2.0), ("JSONSerialization", 4.0, None)):
         for test in ratios("load %s " % name):
             r = measured(test)
             report("loading the large flow, %s / Quire" % name, "%.2f×" % r, "≥ %.2f× −%d%%" % (guard, margin * 100),

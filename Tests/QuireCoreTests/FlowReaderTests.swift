@@ -191,6 +191,35 @@ import Testing
         #expect(escapes.pages[0].title?.resolve("fr") == "A")
     }
 
+    /// Strings of escapes, ASCII, non-ASCII text, bad UTF-8, cut-short sequences and control
+    /// bytes, as a display string and as a text field's default: both paths read them the same.
+    @Test func stringsReadTheSameBothWays() throws {
+        let pieces: [[UInt8]] = [
+            Array("plain ".utf8), Array("日本語".utf8), Array("é".utf8), Array("😀".utf8), Array(#"\""#.utf8),
+            Array(#"\\"#.utf8), Array(#"\n"#.utf8), Array(#"\u00e9"#.utf8), Array(#"\ud83d\ude00"#.utf8),
+            Array(#"\ud83d"#.utf8), Array(#"\ude00"#.utf8), Array(#"\x"#.utf8), Array(#"\u12"#.utf8), [0xC3],
+            [0xE6, 0x97], [0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x80], [0x09], [0x1F], Array("abcdefghijklmnop".utf8),
+        ]
+        var random = SplitMix(state: 0x5EED)
+        var outcome = Outcome()
+        for round in 0..<3_000 {
+            var text: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...6, using: &random) { text += pieces.randomElement(using: &random)! }
+            // The exact bytes (bad UTF-8 included) where "@" stands.
+            let template =
+                round % 2 == 0
+                ? #"{"format": "quire.flow/1", "id": "s", "title": {"en": "@", "de": "x@"}, "pages": [{"id": "p", "body": "@"}]}"#
+                : #"{"format": "quire.flow/1", "id": "s", "pages": [{"id": "p", "fields": [{"id": "f", "kind": "text", "default": "@"}]}]}"#
+            var bytes: [UInt8] = []
+            for byte in template.utf8 {
+                if byte == UInt8(ascii: "@") { bytes += text } else { bytes.append(byte) }
+            }
+            Self.compare(bytes, &outcome, "round \(round)")
+        }
+        #expect(outcome.fast > 500 && outcome.full - outcome.fast == 0, "\(outcome)")
+        #expect(outcome.checked - outcome.full > 500, "\(outcome)")
+    }
+
     /// docs/flow-format.md: a field's `"default": null` "is the same as leaving it out", for every
     /// kind, on both paths (the full loader used to refuse it: "a text field's default must be a
     /// string, not null").

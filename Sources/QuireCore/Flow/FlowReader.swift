@@ -336,7 +336,7 @@ struct FlowReader {
                 let key = try plainKey()
                 for earlier in tagRanges where same(earlier, key) { throw Bail() }
                 tagRanges.append(key)
-                try checkLanguageTag(key)
+                try checkLanguageTag(key, slot: tagRanges.count - 1)
                 try colon()
                 try checkedText()
             } while try nextMember()
@@ -383,7 +383,10 @@ struct FlowReader {
     /// few tags, each checked once.
     var knownTags: [Range<Int>] = []
 
-    mutating func checkLanguageTag(_ key: Range<Int>) throws(Bail) {
+    /// (`slot`: where the tag is in its display string; display strings list their tags in the
+    /// same order, so the tag checked for that slot is tried first.)
+    mutating func checkLanguageTag(_ key: Range<Int>, slot: Int) throws(Bail) {
+        if slot < knownTags.count, same(knownTags[slot], key) { return }
         for known in knownTags where same(known, key) { return }
         guard FlowLoader.isLanguageTag(UnsafeBufferPointer(rebasing: bytes[key])) else { throw Bail() }
         if knownTags.count < 16 { knownTags.append(key) }
@@ -742,27 +745,38 @@ struct FlowReader {
             high |= byte
             index += 1
         }
-        // Escapes (or an error): decoded into `scratch`, every byte checked.
-        at = start
+        // Escapes (or an error): decoded into `scratch`. The runs between escapes are copied whole
+        // and checked as UTF-8 when they hold non-ASCII bytes (a run ends at an ASCII byte, so no
+        // sequence is split between runs: one cut short fails the check, as byte by byte).
         usedScratch = true
         nonASCII = false
         scratch.removeAll(keepingCapacity: true)
+        var run = start
+        at = index
         while true {
-            guard at < bytes.count else { throw Bail() }
-            let byte = bytes[at]
-            switch byte {
-            case UInt8(ascii: "\""):
-                at += 1
-                guard scratch.count <= limits.stringBytes else { throw Bail() }
-                return start..<(at - 1)
-            case UInt8(ascii: "\\"): try escape()
-            case 0..<0x20: throw Bail()
-            case 0x80...: try utf8Sequence()
-            default:
-                scratch.append(byte)
+            while at < count {
+                let byte = base[at]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                high |= byte
                 at += 1
             }
-            guard scratch.count <= limits.stringBytes else { throw Bail() }
+            if at > run {
+                if high >= 0x80 { guard isUTF8(run..<at) else { throw Bail() } }
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<at]))
+                high = 0
+                guard scratch.count <= limits.stringBytes else { throw Bail() }
+            }
+            guard at < count else { throw Bail() }
+            switch base[at] {
+            case UInt8(ascii: "\""):
+                at += 1
+                return start..<(at - 1)
+            case UInt8(ascii: "\\"):
+                try escape()
+                guard scratch.count <= limits.stringBytes else { throw Bail() }
+                run = at
+            default: throw Bail()
+            }
         }
     }
 
@@ -816,29 +830,6 @@ struct FlowReader {
             at += 1
         }
         return value
-    }
-
-    /// Copies one multi-byte UTF-8 sequence after checking it is well formed.
-    mutating func utf8Sequence() throws(Bail) {
-        let lead = bytes[at]
-        let length: Int
-        let minimum: UInt32
-        switch lead {
-        case 0xC2...0xDF: length = 2; minimum = 0x80
-        case 0xE0...0xEF: length = 3; minimum = 0x800
-        case 0xF0...0xF4: length = 4; minimum = 0x10000
-        default: throw Bail()
-        }
-        guard at + length <= bytes.count else { throw Bail() }
-        var scalar = UInt32(lead) & (0xFF >> (length + 1))
-        for offset in 1..<length {
-            let next = bytes[at + offset]
-            guard next & 0xC0 == 0x80 else { throw Bail() }
-            scalar = scalar << 6 | UInt32(next & 0x3F)
-        }
-        if scalar < minimum || (scalar >= 0xD800 && scalar < 0xE000) || scalar > 0x10FFFF { throw Bail() }
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[at..<(at + length)]))
-        at += length
     }
 
     mutating func parseNumber() throws(Bail) -> Double {
