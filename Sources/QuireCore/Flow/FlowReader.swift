@@ -534,32 +534,13 @@ struct FlowReader {
     /// Whether `bytes[range]` is strict UTF-8 (no overlongs, surrogates or scalars past U+10FFFF),
     /// as `JSONParser` reads it.
     func isUTF8(_ range: Range<Int>) -> Bool {
-        let base = bytes.baseAddress!
         var index = range.lowerBound
-        let end = range.upperBound
-        while index < end {
-            let lead = base[index]
-            if lead < 0x80 {
+        while index < range.upperBound {
+            if bytes[index] < 0x80 {
                 index += 1
                 continue
             }
-            let length: Int
-            let minimum: UInt32
-            switch lead {
-            case 0xC2...0xDF: length = 2; minimum = 0x80
-            case 0xE0...0xEF: length = 3; minimum = 0x800
-            case 0xF0...0xF4: length = 4; minimum = 0x10000
-            default: return false
-            }
-            guard index + length <= end else { return false }
-            var scalar = UInt32(lead) & (0xFF >> (length + 1))
-            for offset in 1..<length {
-                let next = base[index + offset]
-                guard next & 0xC0 == 0x80 else { return false }
-                scalar = scalar << 6 | UInt32(next & 0x3F)
-            }
-            if scalar < minimum || (scalar >= 0xD800 && scalar < 0xE000) || scalar > 0x10FFFF { return false }
-            index += length
+            do { index += try JSONGrammar.utf8Length(bytes, at: index, end: range.upperBound) } catch { return false }
         }
         return true
     }
@@ -781,99 +762,11 @@ struct FlowReader {
     }
 
     mutating func escape() throws(Bail) {
-        at += 1
-        guard at < bytes.count else { throw Bail() }
-        let byte = bytes[at]
-        at += 1
-        switch byte {
-        case UInt8(ascii: "\""): scratch.append(0x22)
-        case UInt8(ascii: "\\"): scratch.append(0x5C)
-        case UInt8(ascii: "/"): scratch.append(0x2F)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "u"):
-            var scalar = try hex4()
-            if scalar >= 0xD800 && scalar < 0xDC00 {
-                guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
-                    throw Bail()
-                }
-                at += 2
-                let low = try hex4()
-                guard low >= 0xDC00 && low < 0xE000 else { throw Bail() }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                throw Bail()
-            }
-            guard let unicode = Unicode.Scalar(scalar) else { throw Bail() }
-            scratch.append(contentsOf: UTF8.encode(unicode)!)
-        default:
-            throw Bail()
-        }
-    }
-
-    mutating func hex4() throws(Bail) -> UInt32 {
-        guard at + 4 <= bytes.count else { throw Bail() }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[at]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 48)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 87)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 55)
-            default: throw Bail()
-            }
-            value = value << 4 | digit
-            at += 1
-        }
-        return value
+        do { try JSONGrammar.decodeEscape(bytes, at: &at, into: &scratch) } catch { throw Bail() }
     }
 
     mutating func parseNumber() throws(Bail) -> Double {
-        let start = at
-        var integer = true
-        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
-        if bytes[at] == UInt8(ascii: "-") { at += 1 }
-        guard at < bytes.count, isDigit(bytes[at]) else { throw Bail() }
-        if bytes[at] == UInt8(ascii: "0") {
-            at += 1
-            if at < bytes.count, isDigit(bytes[at]) { throw Bail() }
-        } else {
-            while at < bytes.count, isDigit(bytes[at]) { at += 1 }
-        }
-        if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
-            integer = false
-            at += 1
-            guard at < bytes.count, isDigit(bytes[at]) else { throw Bail() }
-            while at < bytes.count, isDigit(bytes[at]) { at += 1 }
-        }
-        if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
-            integer = false
-            at += 1
-            if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
-            guard at < bytes.count, isDigit(bytes[at]) else { throw Bail() }
-            while at < bytes.count, isDigit(bytes[at]) { at += 1 }
-        }
-        if integer && at - start <= 15 {
-            var value = 0
-            var digitAt = start
-            let negative = bytes[digitAt] == UInt8(ascii: "-")
-            if negative { digitAt += 1 }
-            while digitAt < at {
-                value = value * 10 + Int(bytes[digitAt] - 48)
-                digitAt += 1
-            }
-            return Double(negative ? -value : value)
-        }
-        // Anything longer is read as `JSONParser` reads it.
-        let text = makeString(start..<at)
-        guard let value = Double(text), value.isFinite else { throw Bail() }
-        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-        if integer && (digits.count > 16 || (digits.count == 16 && digits > "9007199254740992")) { throw Bail() }
-        return value
+        do { return try JSONGrammar.number(bytes, at: &at) } catch { throw Bail() }
     }
 }
 

@@ -408,86 +408,36 @@ public struct JSONParser {
 
         mutating func parseEscape() throws(JSONSyntaxError) {
             let escape = at
-            at += 1
-            guard at < bytes.count else { throw fail("the document ends early (truncated JSON) inside an escape", at: escape) }
-            let byte = bytes[at]
-            at += 1
-            switch byte {
-            case UInt8(ascii: "\""): scratch.append(0x22)
-            case UInt8(ascii: "\\"): scratch.append(0x5C)
-            case UInt8(ascii: "/"): scratch.append(0x2F)
-            case UInt8(ascii: "b"): scratch.append(0x08)
-            case UInt8(ascii: "f"): scratch.append(0x0C)
-            case UInt8(ascii: "n"): scratch.append(0x0A)
-            case UInt8(ascii: "r"): scratch.append(0x0D)
-            case UInt8(ascii: "t"): scratch.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try hex4(escape)
-                if scalar >= 0xD800 && scalar < 0xDC00 {
-                    // A high surrogate must be followed by an escaped low surrogate.
-                    guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
-                        throw fail("a \\u escape holds a lone high surrogate", at: escape)
-                    }
-                    at += 2
-                    let low = try hex4(escape)
-                    guard low >= 0xDC00 && low < 0xE000 else {
-                        throw fail("a \\u escape holds a lone high surrogate", at: escape)
-                    }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                    throw fail("a \\u escape holds a lone low surrogate", at: escape)
+            do {
+                try JSONGrammar.decodeEscape(bytes, at: &at, into: &scratch)
+            } catch {
+                switch error {
+                case .truncated: throw fail("the document ends early (truncated JSON) inside an escape", at: escape)
+                case .unknown(let byte): throw fail("'\\\(Character(Unicode.Scalar(byte)))' is not a JSON escape", at: escape)
+                case .needsHexDigits: throw fail("a \\u escape needs four hex digits", at: escape)
+                case .loneHighSurrogate: throw fail("a \\u escape holds a lone high surrogate", at: escape)
+                case .loneLowSurrogate: throw fail("a \\u escape holds a lone low surrogate", at: escape)
+                case .notAScalar: throw fail("a \\u escape is not a Unicode scalar", at: escape)
                 }
-                guard let unicode = Unicode.Scalar(scalar) else {
-                    throw fail("a \\u escape is not a Unicode scalar", at: escape)
-                }
-                scratch.append(contentsOf: UTF8.encode(unicode)!)
-            default:
-                throw fail("'\\\(Character(Unicode.Scalar(byte)))' is not a JSON escape", at: escape)
             }
-        }
-
-        mutating func hex4(_ escape: Int) throws(JSONSyntaxError) -> UInt32 {
-            guard at + 4 <= bytes.count else { throw fail("the document ends early (truncated JSON) inside an escape", at: escape) }
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                let byte = bytes[at]
-                let digit: UInt32
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 48)
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 87)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 55)
-                default: throw fail("a \\u escape needs four hex digits", at: escape)
-                }
-                value = value << 4 | digit
-                at += 1
-            }
-            return value
         }
 
         /// Copies one multi-byte UTF-8 sequence after checking it is well formed (no overlongs,
         /// no surrogates, nothing above U+10FFFF).
         mutating func copyUTF8Sequence() throws(JSONSyntaxError) {
-            let lead = bytes[at]
             let length: Int
-            let minimum: UInt32
-            switch lead {
-            case 0xC2...0xDF: length = 2; minimum = 0x80
-            case 0xE0...0xEF: length = 3; minimum = 0x800
-            case 0xF0...0xF4: length = 4; minimum = 0x10000
-            default: throw fail("invalid UTF-8: byte 0x\(String(lead, radix: 16, uppercase: true)) cannot start a character")
-            }
-            guard at + length <= bytes.count else { throw fail("invalid UTF-8: a character is cut off at the end of the document") }
-            var scalar = UInt32(lead) & (0xFF >> (length + 1))
-            for offset in 1..<length {
-                let next = bytes[at + offset]
-                guard next & 0xC0 == 0x80 else {
+            do {
+                length = try JSONGrammar.utf8Length(bytes, at: at, end: bytes.count)
+            } catch {
+                let lead = String(bytes[at], radix: 16, uppercase: true)
+                switch error {
+                case .badLead: throw fail("invalid UTF-8: byte 0x\(lead) cannot start a character")
+                case .cutOff: throw fail("invalid UTF-8: a character is cut off at the end of the document")
+                case .missingContinuation(let length):
                     throw fail(
-                        "invalid UTF-8: byte 0x\(String(lead, radix: 16, uppercase: true)) is not followed by the \(length - 1) continuation byte\(length > 2 ? "s" : "") it needs (is the file saved as Latin-1 or another encoding rather than UTF-8?)")
+                        "invalid UTF-8: byte 0x\(lead) is not followed by the \(length - 1) continuation byte\(length > 2 ? "s" : "") it needs (is the file saved as Latin-1 or another encoding rather than UTF-8?)")
+                case .overlongOrSurrogate: throw fail("invalid UTF-8: an overlong or surrogate encoding")
                 }
-                scalar = scalar << 6 | UInt32(next & 0x3F)
-            }
-            if scalar < minimum || (scalar >= 0xD800 && scalar < 0xE000) || scalar > 0x10FFFF {
-                throw fail("invalid UTF-8: an overlong or surrogate encoding")
             }
             scratch.append(contentsOf: bytes[at..<(at + length)])
             at += length
@@ -495,58 +445,27 @@ public struct JSONParser {
 
         mutating func parseNumber() throws(JSONSyntaxError) -> Double {
             let start = at
-            var integer = true
-            if bytes[at] == UInt8(ascii: "-") { at += 1 }
-            guard at < bytes.count, isDigit(bytes[at]) else {
-                throw fail("a number needs a digit after '-'", at: start)
-            }
-            if bytes[at] == UInt8(ascii: "0") {
-                at += 1
-                if at < bytes.count, isDigit(bytes[at]) { throw fail("a number cannot start with a leading zero", at: start) }
-            } else {
-                while at < bytes.count, isDigit(bytes[at]) { at += 1 }
-            }
-            if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
-                integer = false
-                at += 1
-                guard at < bytes.count, isDigit(bytes[at]) else { throw fail("a number needs a digit after '.'", at: start) }
-                while at < bytes.count, isDigit(bytes[at]) { at += 1 }
-            }
-            if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
-                integer = false
-                at += 1
-                if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
-                guard at < bytes.count, isDigit(bytes[at]) else { throw fail("a number needs a digit in its exponent", at: start) }
-                while at < bytes.count, isDigit(bytes[at]) { at += 1 }
-            }
-            if integer && at - start <= 15 {
-                var value = 0
-                var digitAt = start
-                let negative = bytes[digitAt] == UInt8(ascii: "-")
-                if negative { digitAt += 1 }
-                while digitAt < at {
-                    value = value * 10 + Int(bytes[digitAt] - 48)
-                    digitAt += 1
+            do {
+                return try JSONGrammar.number(bytes, at: &at)
+            } catch {
+                // A number of thousands of digits is named by its start and length, not printed whole.
+                func shown() -> String {
+                    let text = String(decoding: bytes[start..<at], as: UTF8.self)
+                    return text.utf8.count > 40 ? "\(text.prefix(24))…(\(text.utf8.count) characters)" : text
                 }
-                return Double(negative ? -value : value)
+                switch error {
+                case .noDigitAfterMinus: throw fail("a number needs a digit after '-'", at: start)
+                case .leadingZero: throw fail("a number cannot start with a leading zero", at: start)
+                case .noDigitAfterPoint: throw fail("a number needs a digit after '.'", at: start)
+                case .noDigitInExponent: throw fail("a number needs a digit in its exponent", at: start)
+                case .outOfRange: throw fail("the number \(shown()) is out of range", at: start)
+                case .inexactInteger:
+                    throw fail(
+                        "the integer \(shown()) is too large: integers are exact only up to 2^53 (9007199254740992) and this one would be rounded",
+                        at: start)
+                }
             }
-            let text = String(decoding: bytes[start..<at], as: UTF8.self)
-            // A number of thousands of digits is named by its start and length, not printed whole.
-            let shown = text.utf8.count > 40 ? "\(text.prefix(24))…(\(text.utf8.count) characters)" : text
-            guard let value = Double(text), value.isFinite else {
-                throw fail("the number \(shown) is out of range", at: start)
-            }
-            // An integer written out whole is meant exactly; beyond 2^53 a Double would round it
-            // (9007199254740993 reads as ...992), so compare the digits, not the value.
-            let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-            if integer && (digits.count > 16 || (digits.count == 16 && digits > "9007199254740992")) {
-                throw fail(
-                    "the integer \(shown) is too large: integers are exact only up to 2^53 (9007199254740992) and this one would be rounded",
-                    at: start)
-            }
-            return value
         }
 
-        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
     }
 }
