@@ -10,7 +10,7 @@ import Testing
     static func events(for flow: Flow) -> [Event] {
         var events: [Event] = [
             .tap(.background), .tap(.indicatorLeft), .tap(.indicatorRight), .tap(.indicatorPage(0)), .tap(.indicatorPage(2)),
-            .type("a"), .type("Zz\n"), .type("é👍"), .select("red"), .select("ja"), .dragBegin, .dragUpdate(dx: -120),
+            .type("a"), .type("Zz\n"), .type("é👍"), .select("red"), .select("ja"), .select("free"), .select("team"), .dragBegin, .dragUpdate(dx: -120),
             .dragUpdate(dx: -500), .dragUpdate(dx: 300), .dragEnd(vx: 0), .dragEnd(vx: -900), .dragEnd(vx: 450),
             .swipePage(forward: true), .swipePage(forward: false), .swipe(dx: -200, vx: 0), .tick(16), .tick(100), .tick(1000),
             .settle,
@@ -34,6 +34,8 @@ import Testing
         { try formFlow(paging: #"{"animationMs": 0, "wrap": true, "gate": "none"}"#) },
         { try pagesFlow(5, paging: #"{"animationMs": 200, "wrap": true, "autoAdvanceMs": 300}"#) },
         { try Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/focus-onboarding.json").path) },
+        // An open picker's draft adds and removes the pages after the first (input during drags).
+        { try Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/draft-decides.json").path) },
         {
             try makeFlow(
                 #"""
@@ -62,6 +64,16 @@ import Testing
         if index != counted { return "current index \(index) kept, \(counted) counted" }
         if after.transition == nil && after.position != Double(index) {
             return "settled at position \(after.position), page \(index)"
+        }
+        if let transition = after.transition, !(0..<count).contains(transition.to) {
+            return "transition to \(transition.to) outside 0..<\(count)"
+        }
+        // A drag is always laid out against the pages and answers as they are now (input during
+        // the drag moves it at once): laying it out again with the same offset changes nothing.
+        if case .dragging(let drag) = after.motion {
+            var relaid = after
+            let relaidNotes = relaid.send(.dragUpdate(dx: drag.dx))
+            if relaid != after || !relaidNotes.isEmpty { return "the drag was not laid out against the pages as they are" }
         }
         if let input = after.input {
             // At most one first responder (by construction), and it is a legal one.
@@ -111,6 +123,36 @@ import Testing
                 let restored = try? Session(restoring: JSONWriter.data(session.snapshot(includingFlow: step % 25 == 0)), flow: step % 25 == 0 ? nil : flow)
                 if restored != session {
                     Issue.record("flow \(flow.id), step \(step) \(event): snapshot did not restore an equal session")
+                    return
+                }
+            }
+        }
+    }
+
+    /// Input while a finger is down, where it matters: a field is focused, a drag reveals the next
+    /// page, then picker drafts, commits, typing and erasing mix with moves of the finger. After
+    /// every event the invariants hold, among them that the drag is laid out against the pages and
+    /// answers as they are then (a draft that removes the revealed page rubber-bands at once).
+    @Test(.reproducibleSeed, arguments: [("draft-decides", "plan", 0), ("gated-form", "userName", 1)])
+    func inputDuringADragMovesTheDragAtOnce(flowName: String, field: String, page: Int) async throws {
+        let flow = try Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/\(flowName).json").path)
+        let inputs: [Event] = [
+            .select("free"), .select("pro"), .select("team"), .select("family"), .select("solo"), .key(.up), .key(.down),
+            .key(.return), .key(.backSpace), .key(.escape), .type("a"), .type("ab"), .tap(.accessory(.done)),
+            .tap(.field(field)), .dragUpdate(dx: -400), .dragUpdate(dx: -700), .dragUpdate(dx: 300), .dragUpdate(dx: 0),
+        ]
+        await propertyCheck(count: 60, input: Gen.int(in: 0...(inputs.count - 1)).array(of: 1...30)) { indices in
+            var session = Session(flow: flow, viewportWidth: 800)
+            if page > 0 {
+                session.send(.tap(.indicatorPage(page)))
+                session.send(.settle)
+            }
+            for event in [Event.tap(.field(field)), .dragBegin, .dragUpdate(dx: -400)] { session.send(event) }
+            for (step, index) in indices.enumerated() {
+                let before = session
+                let notes = session.send(inputs[index])
+                if let broken = Self.check(before: before, after: session, notes: notes, event: inputs[index]) {
+                    Issue.record("flow \(flow.id), step \(step) \(inputs[index]): \(broken)")
                     return
                 }
             }

@@ -178,6 +178,7 @@ public struct Session: Sendable, Equatable {
         case .tick(let ms): tick(ms)
         case .settle: settle()
         }
+        if case .dragging(let drag) = motion, event.movesUnderADrag { updateDrag(drag) }
     }
 
     /// The viewport widths a session takes, in pixels: what scripts, snapshots and the C API
