@@ -269,8 +269,18 @@ extension Session {
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         let traits = flow.fieldTraits[field]
         guard traits.kind == .text else { return ignore(event, .notTextInput) }
+        // The text is moved out of `values` (put back if refused), so `current` is its only
+        // owner and the append is in place.
+        var taken = FieldValue.null
+        swap(&taken, &values[field])
         var current = ""
-        if case .text(let existing) = values[field] { current = existing }
+        let wasText: Bool
+        if case .text(let existing) = consume taken {
+            current = existing
+            wasText = true
+        } else {
+            wasText = false
+        }
         // The new length without building the new text: only the last cluster can join the
         // inserted text (a combining mark, a second regional indicator), so only they are counted.
         let length: Int
@@ -290,25 +300,31 @@ extension Session {
             length = text.count
         }
         if length > traits.high {
+            values[field] = wasText ? .text(current) : .null
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
-        values[field] = .null  // leave `current` the only owner, so the append is in place
         current.appendText(text)
         textLengths[field] = length
-        let id = flow.fieldIDs[field]
-        setValue(field, .text(current))
-        emit(.valueChanged(field: id, value: .string(current)))
+        setText(field, current)
+        emit(.valueChanged(field: flow.fieldIDs[field], value: .string(current)))
     }
 
     mutating func backSpace(_ event: Event) {
         let field = inputField
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
-        guard case .text(var text) = values[field], !text.isEmpty else { return ignore(event, .emptyText) }
-        values[field] = .null  // leave `text` the only owner, so the removal is in place
+        // Moved out of `values` (put back if empty), so `text` is its only owner and the removal
+        // is in place.
+        var taken = FieldValue.null
+        swap(&taken, &values[field])
+        guard case .text(var text) = taken, !text.isEmpty else {
+            values[field] = taken
+            return ignore(event, .emptyText)
+        }
+        taken = .null
         Self.removeLastCharacter(&text)
         textLengths[field] -= 1
-        setValue(field, .text(text))
+        setText(field, text)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(text)))
     }
 
