@@ -344,9 +344,18 @@ extension Session {
             return
         }
         if count - 1 <= smallStringCapacity {
-            text = text.withUTF8 { bytes in String(decoding: UnsafeBufferPointer(rebasing: bytes[..<(count - 1)]), as: UTF8.self) }
+            // `String(unsafeUninitializedCapacity:)` skips validation when a small result is
+            // ASCII (the common case); `String(decoding:)` always validated.
+            text = text.withUTF8 { bytes in
+                String(unsafeUninitializedCapacity: count - 1) { buffer in
+                    _ = buffer.initialize(from: bytes[..<(count - 1)])
+                    return count - 1
+                }
+            }
         } else {
-            text.removeSubrange(text.utf8.index(before: text.utf8.endIndex)...)
+            // The last scalar is the last byte; an index from the scalar view is known to be
+            // scalar-aligned, so the removal does not align a UTF-8 index first.
+            text.removeSubrange(text.unicodeScalars.index(before: text.endIndex)..<text.endIndex)
         }
     }
 
