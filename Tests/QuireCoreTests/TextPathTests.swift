@@ -2,8 +2,9 @@ import Testing
 
 @testable import QuireCore
 
-/// The typing path (`Session.setText`, which `type` and `BackSpace` take) against the general one
-/// (`setValue(field, .text(text))`): the same session and the same notifications, on a flow whose
+/// The typing path (a text changed where it is stored, then `Session.textChanged`, which `type`
+/// and `BackSpace` take) against the general one (`setValue(field, .text(text))`): the same
+/// session and the same notifications, on a flow whose
 /// text fields are named by visibility, enablement and requiredness conditions of fields and
 /// pages, with every text rule (`required`, `minLength`, `maxLength`).
 @Suite struct TextPathTests {
@@ -51,11 +52,11 @@ import Testing
         }
     }
 
-    /// In every state the events reach, setting any text field to any text through `setText`
-    /// leaves the same session (values, lengths, visibility, enablement, requiredness, errors,
+    /// In every state the events reach, setting any text field to any text in place and
+    /// announcing it with `textChanged` leaves the same session (values, lengths, visibility, enablement, requiredness, errors,
     /// page counts, first responder) and the same notifications as `setValue`.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
-    func setTextDoesWhatSetValueDoes(seed: UInt64) throws {
+    func textChangedDoesWhatSetValueDoes(seed: UInt64) throws {
         let flow = try Self.flow()
         let events = Self.events(flow)
         let textFields = flow.fields.indices.filter { flow.fieldTraits[$0].kind == .text }
@@ -71,7 +72,8 @@ import Testing
                 var general = session
                 fast.textLengths[field] = text.count
                 general.textLengths[field] = text.count
-                fast.setText(field, text)
+                fast.values[field] = .text(text)
+                fast.textChanged(field, isEmpty: text.isEmpty)
                 general.setValue(field, .text(text))
                 // The first difference only (a whole session printed per case would drown it).
                 guard fast == general, fast.outbox == general.outbox else {
@@ -85,7 +87,9 @@ import Testing
     }
 
     /// Typed and erased through events, every text change leaves derived state equal to a
-    /// recomputation from scratch, and ends with one `valueChanged` carrying the new text.
+    /// recomputation from scratch, and ends with one `valueChanged` carrying the new text: the
+    /// text before with the typed text appended (`String.append`), or its last character
+    /// removed (`String.removeLast()`).
     @Test(arguments: [11, 12, 13, 14, 15, 16])
     func typingKeepsDerivedStateAsAFullRecomputation(seed: UInt64) throws {
         let flow = try Self.flow()
@@ -95,6 +99,7 @@ import Testing
         var changes = 0
         for _ in 0..<600 {
             let event = events[random.next(events.count)]
+            let before = session.focusedField.flatMap { session.value(of: $0)?.stringValue } ?? ""
             let notes = session.send(event)
             var fresh = session
             fresh.rebuildDerived()
@@ -106,6 +111,13 @@ import Testing
                 flow.fieldTraits[field].kind == .text
             {
                 #expect(session.value(of: id) == value)
+                var expected = before
+                switch event {
+                case .type(let typed) where !typed.contains(where: \.isNewline): expected.append(typed)
+                case .key(.backSpace): expected.removeLast()
+                default: expected = value.stringValue ?? ""
+                }
+                #expect(value == .string(expected), "seed \(seed): \(before.debugDescription) after \(event)")
                 #expect(session.textLengths[field] == (value.stringValue ?? "").count)
                 changes += 1
             }

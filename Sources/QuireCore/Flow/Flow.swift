@@ -131,7 +131,7 @@ struct FieldTraits: Sendable, Hashable {
     }
 
     /// The error of a text value of this text field: `validate`'s decision for text, which the
-    /// typing path (`Session.setText`) also asks, without a `FieldValue` around the text.
+    /// typing path (`Session.textChanged`) also asks, without a `FieldValue` around the text.
     @inline(__always) func textError(isEmpty: Bool, length: Int, required: Bool) -> ValidationCode? {
         if isEmpty { return required ? .required : nil }
         if length < low { return .minLength }

@@ -221,18 +221,17 @@ extension Session: Derivation {
         }
     }
 
-    /// `setValue(field, .text(text))` for a text field, with `textLengths[field]` already the
-    /// text's length: what typing and `BackSpace` take. A field that a condition names takes
-    /// `setValue` itself. Most text fields are named by none; for them the text is moved in
-    /// without a `FieldValue` copied in and out around it, its error decided by `validateText`,
-    /// and nothing else changes: no condition is evaluated again, so no visibility or enablement
-    /// flag changes, and the first responder (visible and enabled after every event, which
+    /// What `setValue(field, .text(text))` does once the text is stored, for a text field whose
+    /// text typing or `BackSpace` just changed where it is stored (`values[field]`, its length
+    /// already in `textLengths[field]`; `isEmpty`: it has no characters). A field that a
+    /// condition names takes `setValue` itself. Most text fields are named by none; for them no
+    /// `FieldValue` is copied in and out, the error is decided by `validateText`, and nothing
+    /// else changes: no condition is evaluated again, so no visibility or enablement flag
+    /// changes, and the first responder (visible and enabled after every event, which
     /// `PropertyTests` check) stays. `TextPathTests` compare it with `setValue` in the states
     /// generated events reach.
-    @inline(__always) mutating func setText(_ field: Int, _ text: consuming String) {
-        if hasDependents(field) { return setValue(field, .text(text)) }
-        let isEmpty = text.isEmpty
-        values[field] = .text(text)
+    @inline(__always) mutating func textChanged(_ field: Int, isEmpty: Bool) {
+        if hasDependents(field) { return setValue(field, values[field]) }
         let error = validateText(field, isEmpty: isEmpty)
         if error != fieldError[field] { storeError(field, error) }
     }

@@ -269,30 +269,17 @@ extension Session {
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         let traits = flow.fieldTraits[field]
         guard traits.kind == .text else { return ignore(event, .notTextInput) }
-        // The text is moved out of `values` (put back if refused), so `current` is its only
-        // owner and the append is in place.
-        var taken = FieldValue.null
-        swap(&taken, &values[field])
-        var current = ""
-        let wasText: Bool
-        if case .text(let existing) = consume taken {
-            current = existing
-            wasText = true
-        } else {
-            wasText = false
-        }
         // The new length without building the new text: only the last cluster can join the
         // inserted text (a combining mark, a second regional indicator), so only they are counted.
         let length: Int
-        let lastByte = current.utf8.withContiguousStorageIfAvailable { $0.last } ?? current.utf8.last
-        if lastByte.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
+        if values[field].lastTextByte.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
             !Self.anyByte(of: text.utf8, { $0 >= 0x80 || $0 == 0x0D || $0 == 0x0A })
         {
             // ASCII after an ASCII scalar other than CR: no grapheme rule joins them (only CR LF
             // joins two ASCII scalars, and no ASCII scalar is a prepend, extend or joiner), so
             // each byte is one cluster.
             length = textLengths[field] + text.utf8.count
-        } else if let last = current.last {
+        } else if case .text(let current) = values[field], let last = current.last {
             var joined = String(last)
             joined.appendText(text)
             length = textLengths[field] - 1 + joined.count
@@ -300,12 +287,22 @@ extension Session {
             length = text.count
         }
         if length > traits.high {
-            values[field] = wasText ? .text(current) : .null
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
-        current.appendText(text)
         textLengths[field] = length
-        setText(field, current)
+        // Appended where it is stored, so the text stays its storage's only owner (the append is
+        // in place); a field without a text yet gets one.
+        let appended = values[field].editText { current in
+            current.appendText(text)
+            return true
+        }
+        if !appended {
+            var new = ""
+            new.appendText(text)
+            values[field] = .text(new)
+        }
+        textChanged(field, isEmpty: false)
+        guard case .text(let current) = values[field] else { return }
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(current)))
     }
 
@@ -313,18 +310,15 @@ extension Session {
         let field = inputField
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
-        // Moved out of `values` (put back if empty), so `text` is its only owner and the removal
-        // is in place.
-        var taken = FieldValue.null
-        swap(&taken, &values[field])
-        guard case .text(var text) = taken, !text.isEmpty else {
-            values[field] = taken
-            return ignore(event, .emptyText)
+        guard values[field].hasCharacters else { return ignore(event, .emptyText) }
+        // Edited where it is stored, so the text stays its storage's only owner (the removal is in place).
+        let isEmpty = values[field].editText { text in
+            Self.removeLastCharacter(&text)
+            return text.isEmpty
         }
-        taken = .null
-        Self.removeLastCharacter(&text)
         textLengths[field] -= 1
-        setText(field, text)
+        textChanged(field, isEmpty: isEmpty)
+        guard case .text(let text) = values[field] else { return }
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(text)))
     }
 
@@ -386,4 +380,33 @@ extension Substring: InsertableText {
 
 extension String {
     @inline(__always) mutating func appendText<Text: InsertableText>(_ text: Text) { Text.append(text, to: &self) }
+}
+
+extension FieldValue {
+    /// A text with at least one character.
+    @inline(__always) var hasCharacters: Bool {
+        if case .text(let text) = self { return !text.isEmpty }
+        return false
+    }
+
+    /// Edits a text value where it is stored (`values[field].editText { ... }` goes through the
+    /// array's in-place access once), moving the text out for the edit so that nothing else
+    /// holds it. A value that is not a text is left alone (`edit` is not called; the result is
+    /// false).
+    @inline(__always) mutating func editText(_ edit: (inout String) -> Bool) -> Bool {
+        guard case .text = self else { return false }
+        // Moved out, not copied: a copy would leave the storage shared, and the edit would
+        // copy it to a new allocation.
+        guard case .text(var text) = consume self else { preconditionFailure("checked above") }
+        let result = edit(&text)
+        self = .text(text)
+        return result
+    }
+
+    /// The last UTF-8 byte of a text value (nil: an empty text, or not a text), read from the
+    /// text's contiguous storage.
+    @inline(__always) var lastTextByte: UInt8? {
+        guard case .text(let text) = self else { return nil }
+        return text.utf8.withContiguousStorageIfAvailable { $0.last } ?? text.utf8.last
+    }
 }
