@@ -292,17 +292,20 @@ extension Session {
         textLengths[field] = length
         // Appended where it is stored, so the text stays its storage's only owner (the append is
         // in place); a field without a text yet gets one.
-        let appended = values[field].editText { current in
+        // The result, a second reference for the notification, is taken after the edit.
+        let current: String
+        if let edited = values[field].editText({ current in
             current.appendText(text)
-            return true
-        }
-        if !appended {
+            return current
+        }) {
+            current = edited
+        } else {
             var new = ""
             new.appendText(text)
             values[field] = .text(new)
+            current = new
         }
         textChanged(field, isEmpty: false)
-        guard case .text(let current) = values[field] else { return }
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(current)))
     }
 
@@ -312,13 +315,12 @@ extension Session {
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
         guard values[field].hasCharacters else { return ignore(event, .emptyText) }
         // Edited where it is stored, so the text stays its storage's only owner (the removal is in place).
-        let isEmpty = values[field].editText { text in
+        guard let text = values[field].editText({ text in
             Self.removeLastCharacter(&text)
-            return text.isEmpty
-        }
+            return text
+        }) else { return }
         textLengths[field] -= 1
-        textChanged(field, isEmpty: isEmpty)
-        guard case .text(let text) = values[field] else { return }
+        textChanged(field, isEmpty: text.isEmpty)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(text)))
     }
 
@@ -392,9 +394,9 @@ extension FieldValue {
     /// Edits a text value where it is stored (`values[field].editText { ... }` goes through the
     /// array's in-place access once), moving the text out for the edit so that nothing else
     /// holds it. A value that is not a text is left alone (`edit` is not called; the result is
-    /// false).
-    @inline(__always) mutating func editText(_ edit: (inout String) -> Bool) -> Bool {
-        guard case .text = self else { return false }
+    /// nil).
+    @inline(__always) mutating func editText<Result>(_ edit: (inout String) -> Result) -> Result? {
+        guard case .text = self else { return nil }
         // Moved out, not copied: a copy would leave the storage shared, and the edit would
         // copy it to a new allocation.
         guard case .text(var text) = consume self else { preconditionFailure("checked above") }
