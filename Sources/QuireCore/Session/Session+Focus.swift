@@ -291,8 +291,8 @@ extension Session {
         }
         textLengths[field] = length
         // Appended where it is stored, so the text stays its storage's only owner (the append is
-        // in place); a field without a text yet gets one.
-        // The result, a second reference for the notification, is taken after the edit.
+        // in place); the edited text comes back for the notification. A field without a text
+        // yet gets one.
         let current: String
         if let edited = values[field].editText({ current in
             current.appendText(text)
