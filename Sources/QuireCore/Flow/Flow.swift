@@ -116,10 +116,7 @@ struct FieldTraits: Sendable, Hashable {
     func validate(_ value: FieldValue, length: Int, required: Bool) -> ValidationCode? {
         switch value {
         case .text(let text) where kind == .text:
-            if text.isEmpty { return required ? .required : nil }
-            if length < low { return .minLength }
-            if length > high { return .maxLength }
-            return nil
+            return textError(isEmpty: text.isEmpty, length: length, required: required)
         case .duration(let seconds) where kind == .duration:
             if seconds < low { return .min }
             if seconds > high { return .max }
@@ -131,6 +128,15 @@ struct FieldTraits: Sendable, Hashable {
         default:
             return nil
         }
+    }
+
+    /// The error of a text value of this text field: `validate`'s decision for text, which the
+    /// typing path (`Session.textChanged`) also asks, without a `FieldValue` around the text.
+    @inline(__always) func textError(isEmpty: Bool, length: Int, required: Bool) -> ValidationCode? {
+        if isEmpty { return required ? .required : nil }
+        if length < low { return .minLength }
+        if length > high { return .maxLength }
+        return nil
     }
 
     /// Text, duration and choice fields can become first responder; toggles cannot.

@@ -35,6 +35,14 @@ extension Answers {
         return flow.fieldTraits[field].validate(value(field), length: textLength(field), required: isFieldRequired(field))
     }
 
+    /// `validate` for a text field whose value is a text (`isEmpty`: it has no characters), read
+    /// without the `FieldValue` around it: the same count, guard and decision (`textError`).
+    @inline(__always) func validateText(_ field: Int, isEmpty: Bool) -> ValidationCode? {
+        WorkMeter.count()
+        guard isFieldVisible(field) && isFieldEnabled(field) else { return nil }
+        return flow.fieldTraits[field].textError(isEmpty: isEmpty, length: textLength(field), required: isFieldRequired(field))
+    }
+
     /// Fields that can become first responder (on their page; the caller checks the page).
     @inline(__always) func canFocus(_ field: Int) -> Bool {
         flow.fieldTraits[field].isEditable && isFieldVisible(field) && isFieldEnabled(field)
@@ -50,6 +58,11 @@ extension Derivation {
             markDependents(of: field)
             propagate()
         }
+    }
+
+    /// Whether any condition names `field`, read in place (taking `flow.graph` retains its arrays).
+    @inline(__always) func hasDependents(_ field: Int) -> Bool {
+        flow.graph.dependentStart[field] != flow.graph.dependentStart[field + 1]
     }
 
     mutating func markDependents(of field: Int) {
@@ -206,6 +219,21 @@ extension Session: Derivation {
         if editing >= 0, !(fieldVisible[editing] && fieldEnabled[editing]) {
             resign(commit: true)
         }
+    }
+
+    /// What `setValue(field, .text(text))` does once the text is stored, for a text field whose
+    /// text typing or `BackSpace` just changed where it is stored (`values[field]`, its length
+    /// already in `textLengths[field]`; `isEmpty`: it has no characters). A field that a
+    /// condition names takes `setValue` itself. Most text fields are named by none; for them no
+    /// `FieldValue` is copied in and out, the error is decided by `validateText`, and nothing
+    /// else changes: no condition is evaluated again, so no visibility or enablement flag
+    /// changes, and the first responder (visible and enabled after every event, which
+    /// `PropertyTests` check) stays. `TextPathTests` compare it with `setValue` in the states
+    /// generated events reach.
+    @inline(__always) mutating func textChanged(_ field: Int, isEmpty: Bool) {
+        if hasDependents(field) { return setValue(field, values[field]) }
+        let error = validateText(field, isEmpty: isEmpty)
+        if error != fieldError[field] { storeError(field, error) }
     }
 
     /// Current errors of a page's fields (revealed or not), in field order.

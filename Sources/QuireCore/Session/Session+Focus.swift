@@ -269,20 +269,17 @@ extension Session {
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         let traits = flow.fieldTraits[field]
         guard traits.kind == .text else { return ignore(event, .notTextInput) }
-        var current = ""
-        if case .text(let existing) = values[field] { current = existing }
         // The new length without building the new text: only the last cluster can join the
         // inserted text (a combining mark, a second regional indicator), so only they are counted.
         let length: Int
-        let lastByte = current.utf8.withContiguousStorageIfAvailable { $0.last } ?? current.utf8.last
-        if lastByte.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
+        if values[field].lastTextByte.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
             !Self.anyByte(of: text.utf8, { $0 >= 0x80 || $0 == 0x0D || $0 == 0x0A })
         {
             // ASCII after an ASCII scalar other than CR: no grapheme rule joins them (only CR LF
             // joins two ASCII scalars, and no ASCII scalar is a prepend, extend or joiner), so
             // each byte is one cluster.
             length = textLengths[field] + text.utf8.count
-        } else if let last = current.last {
+        } else if case .text(let current) = values[field], let last = current.last {
             var joined = String(last)
             joined.appendText(text)
             length = textLengths[field] - 1 + joined.count
@@ -292,23 +289,38 @@ extension Session {
         if length > traits.high {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
-        values[field] = .null  // leave `current` the only owner, so the append is in place
-        current.appendText(text)
         textLengths[field] = length
-        let id = flow.fieldIDs[field]
-        setValue(field, .text(current))
-        emit(.valueChanged(field: id, value: .string(current)))
+        // Appended where it is stored, so the text stays its storage's only owner (the append is
+        // in place); the edited text comes back for the notification. A field without a text
+        // yet gets one.
+        let current: String
+        if let edited = values[field].editText({ current in
+            current.appendText(text)
+            return current
+        }) {
+            current = edited
+        } else {
+            var new = ""
+            new.appendText(text)
+            values[field] = .text(new)
+            current = new
+        }
+        textChanged(field, isEmpty: false)
+        emit(.valueChanged(field: flow.fieldIDs[field], value: .string(current)))
     }
 
     mutating func backSpace(_ event: Event) {
         let field = inputField
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
-        guard case .text(var text) = values[field], !text.isEmpty else { return ignore(event, .emptyText) }
-        values[field] = .null  // leave `text` the only owner, so the removal is in place
-        Self.removeLastCharacter(&text)
+        guard values[field].hasCharacters else { return ignore(event, .emptyText) }
+        // Edited where it is stored, so the text stays its storage's only owner (the removal is in place).
+        guard let text = values[field].editText({ text in
+            Self.removeLastCharacter(&text)
+            return text
+        }) else { return }
         textLengths[field] -= 1
-        setValue(field, .text(text))
+        textChanged(field, isEmpty: text.isEmpty)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(text)))
     }
 
@@ -328,9 +340,18 @@ extension Session {
             return
         }
         if count - 1 <= smallStringCapacity {
-            text = text.withUTF8 { bytes in String(decoding: UnsafeBufferPointer(rebasing: bytes[..<(count - 1)]), as: UTF8.self) }
+            // `String(unsafeUninitializedCapacity:)` skips validation when a small result is
+            // ASCII (the common case); `String(decoding:)` always validated.
+            text = text.withUTF8 { bytes in
+                String(unsafeUninitializedCapacity: count - 1) { buffer in
+                    _ = buffer.initialize(from: bytes[..<(count - 1)])
+                    return count - 1
+                }
+            }
         } else {
-            text.removeSubrange(text.utf8.index(before: text.utf8.endIndex)...)
+            // The last scalar is the last byte; an index from the scalar view is known to be
+            // scalar-aligned, so the removal does not align a UTF-8 index first.
+            text.removeSubrange(text.unicodeScalars.index(before: text.endIndex)..<text.endIndex)
         }
     }
 
@@ -361,4 +382,33 @@ extension Substring: InsertableText {
 
 extension String {
     @inline(__always) mutating func appendText<Text: InsertableText>(_ text: Text) { Text.append(text, to: &self) }
+}
+
+extension FieldValue {
+    /// A text with at least one character.
+    @inline(__always) var hasCharacters: Bool {
+        if case .text(let text) = self { return !text.isEmpty }
+        return false
+    }
+
+    /// Edits a text value where it is stored (`values[field].editText { ... }` goes through the
+    /// array's in-place access once), moving the text out for the edit so that nothing else
+    /// holds it. A value that is not a text is left alone (`edit` is not called; the result is
+    /// nil).
+    @inline(__always) mutating func editText<Result>(_ edit: (inout String) -> Result) -> Result? {
+        guard case .text = self else { return nil }
+        // Moved out, not copied: a copy would leave the storage shared, and the edit would
+        // copy it to a new allocation.
+        guard case .text(var text) = consume self else { preconditionFailure("checked above") }
+        let result = edit(&text)
+        self = .text(text)
+        return result
+    }
+
+    /// The last UTF-8 byte of a text value (nil: an empty text, or not a text), read from the
+    /// text's contiguous storage.
+    @inline(__always) var lastTextByte: UInt8? {
+        guard case .text(let text) = self else { return nil }
+        return text.utf8.withContiguousStorageIfAvailable { $0.last } ?? text.utf8.last
+    }
 }
