@@ -85,7 +85,7 @@ public struct Session: Sendable, Equatable {
     // Scratch space reused across events (always empty between events).
     var queue = NodeQueue()
     /// During `send`, the caller's buffer, which `emit` appends to.
-    var outbox: [SessionNotification] = []
+    @usableFromInline var outbox: [SessionNotification] = []
     /// During a `Tab`'s `send`, how many of the previous event's notifications `outbox` still
     /// holds, to be written over by the focus hand-off (`emit(_:_:_:)`) or removed before
     /// anything else is emitted (`discardStale`); 0 otherwise.
@@ -134,8 +134,13 @@ public struct Session: Sendable, Equatable {
 
     /// Sends one event, writing notifications into `buffer` (cleared first). Reusing one buffer
     /// keeps a long replay free of per-event allocations.
-    public mutating func send(_ event: Event, into buffer: inout [SessionNotification]) {
+    @inlinable public mutating func send(_ event: Event, into buffer: inout [SessionNotification]) {
         swap(&outbox, &buffer)
+        sendSwapped(event)
+        swap(&outbox, &buffer)
+    }
+
+    @usableFromInline mutating func sendSwapped(_ event: Event) {
         if case .key(let key) = event, key == .tab || key == .shiftTab {
             // The previous event's notifications are kept, to be written over (`sendTab`).
             stale = outbox.count
@@ -148,7 +153,6 @@ public struct Session: Sendable, Equatable {
             while !outbox.isEmpty { outbox.removeLast() }
             dispatch(event)
         }
-        swap(&outbox, &buffer)
     }
 
     /// `dispatch(event)` for `Tab` / `shift+Tab`, with the previous event's notifications still
