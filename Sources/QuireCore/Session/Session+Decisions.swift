@@ -193,18 +193,22 @@ extension Session {
 
     /// `focusTarget(_:)` for event handlers. The session is lent to the decision `inout`: lent as
     /// a borrowed argument from a mutating method, it was first copied whole (528 bytes an event).
-    mutating func focusTargetInPlace(_ move: FocusMove) -> Int? {
+    /// Inlined, so a `Tab` walks the page's fields in its caller (the move known there).
+    @inline(__always) mutating func focusTargetInPlace(_ move: FocusMove) -> Int? {
         let field = hasInput ? inputField : nil
-        let page = currentPage
-        if draftChangesValue {
-            var outlook = Outlook(committingDraftOf: self)
-            return Self.focusTarget(move, from: field, onPage: page, in: &outlook)
-        }
-        return Self.focusTarget(move, from: field, onPage: page, in: &self)
+        if draftChangesValue { return focusTargetCommittingDraft(move, from: field) }
+        return Self.focusTarget(move, from: field, onPage: currentPage, in: &self)
+    }
+
+    /// `focusTargetInPlace(_:)` with an open picker whose draft changes its value: decided on
+    /// the session as it will be once the draft commits.
+    @inline(never) func focusTargetCommittingDraft(_ move: FocusMove, from field: Int?) -> Int? {
+        var outlook = Outlook(committingDraftOf: self)
+        return Self.focusTarget(move, from: field, onPage: currentPage, in: &outlook)
     }
 
     /// `answers` is only read; `inout` lends it without a copy.
-    static func focusTarget(_ move: FocusMove, from field: Int?, onPage page: Int, in answers: inout some Answers) -> Int? {
+    @inline(__always) static func focusTarget(_ move: FocusMove, from field: Int?, onPage page: Int, in answers: inout some Answers) -> Int? {
         switch move {
         case .tab(let forward):
             return neighbour(of: field, onPage: page, forward: forward, wrapping: true, in: &answers)
@@ -221,8 +225,9 @@ extension Session {
         }
     }
 
-    /// The next (or previous) field of `page` that can become first responder.
-    static func neighbour(
+    /// The next (or previous) field of `page` that can become first responder. Inlined, so the
+    /// direction and wrapping are constants where they are known.
+    @inline(__always) static func neighbour(
         of field: Int?, onPage page: Int, forward: Bool, wrapping: Bool, in answers: inout some Answers
     ) -> Int? {
         let range = answers.flow.pages[page].fieldRange

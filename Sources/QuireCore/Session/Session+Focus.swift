@@ -57,7 +57,56 @@ extension Session {
     }
 
     /// Makes `field` first responder, resigning (and committing) the current one first.
+    ///
+    /// From a text field or from nothing, resigning commits nothing and changes no value, so what
+    /// can take focus is as it was: the focus is handed over in one step (`handFocus`), with the
+    /// notifications `focusResigningFirst` would emit. An open picker commits its draft first.
     mutating func focus(_ field: Int) {
+        let previous = inputField
+        if previous >= 0 && flow.fieldTraits[previous].isPicker {
+            discardStale()
+            return focusResigningFirst(field)
+        }
+        let traits = flow.fieldTraits[field]
+        guard canFocus(field), traits.page == currentPage else {
+            // As `focusResigningFirst`: the previous field resigns, committed.
+            discardStale()
+            if previous >= 0 { resign(commit: true) }
+            return
+        }
+        handFocus(from: previous, to: field, isPicker: traits.isPicker)
+    }
+
+    /// Moves the first responder from `previous` (a text field, or -1: none) to `field`, which
+    /// can take it: `inputDismissed` for the previous field (committed), `focusChanged`,
+    /// `inputPresented`. A text field's draft is `.null` (unless a snapshot said otherwise), so
+    /// it is read before it is written.
+    @inline(__always) mutating func handFocus(from previous: Int, to field: Int, isPicker: Bool) {
+        inputField = field
+        if isPicker {
+            inputDraft = initialDraft(field)
+        } else if !inputDraft.isNull {
+            inputDraft = .null
+        }
+        inputOriginal = values[field]
+        inputWheel = 0
+        let id = flow.fieldIDs[field]
+        let presented = SessionNotification.inputPresented(field: id, view: view(of: field))
+        guard previous >= 0 else {
+            discardStale()
+            emit(.focusChanged(from: nil, to: id))
+            return emit(presented)
+        }
+        // Read first: a field already touched is not written (which would check the array's
+        // uniqueness on every `Tab`).
+        if !touched[previous] { touched[previous] = true }
+        let previousID = flow.fieldIDs[previous]
+        emit(.inputDismissed(field: previousID, committed: true), .focusChanged(from: previousID, to: id), presented)
+    }
+
+    /// `focus(_:)` from an open picker: it resigns, committing its draft (which may hide or
+    /// disable `field`), before `field` becomes first responder.
+    mutating func focusResigningFirst(_ field: Int) {
         let previous = inputField
         if previous >= 0 { resign(commit: true, handingOff: true) }
         guard canFocus(field), flow.fieldTraits[field].page == currentPage else {
@@ -149,9 +198,7 @@ extension Session {
     mutating func press(_ key: Key, _ event: Event) {
         switch key {
         case .tab, .shiftTab:
-            guard motion == nil else { return ignore(event, .transitionInProgress) }
-            guard let target = focusTargetInPlace(.tab(forward: key == .tab)) else { return ignore(event, .noEditableField) }
-            focus(target)
+            pressTab(forward: key == .tab, event)
         case .return:
             pressReturn(event)
         case .escape:
@@ -160,16 +207,28 @@ extension Session {
         case .backSpace:
             backSpace(event)
         case .up, .down, .left, .right, .pageUp, .pageDown, .home, .end:
-            if let editing = input {
-                arrow(key, in: editing, event)
-            } else {
-                switch key {
-                case .left, .pageUp: requestMove(.step(-1), event)
-                case .right, .pageDown: requestMove(.step(1), event)
-                case .home: requestMove(.first, event)
-                case .end: requestMove(.last, event)
-                default: ignore(event, .noAction)
-                }
+            pressArrow(key, event)
+        }
+    }
+
+    /// `Tab` / `shift+Tab`. (Out of `press`, which then only passes keys on, without a frame.)
+    @inline(never) mutating func pressTab(forward: Bool, _ event: Event) {
+        guard motion == nil else { return ignore(event, .transitionInProgress) }
+        guard let target = focusTargetInPlace(.tab(forward: forward)) else { return ignore(event, .noEditableField) }
+        focus(target)
+    }
+
+    /// Arrows and paging keys: the open picker's, else page moves.
+    @inline(never) mutating func pressArrow(_ key: Key, _ event: Event) {
+        if let editing = input {
+            arrow(key, in: editing, event)
+        } else {
+            switch key {
+            case .left, .pageUp: requestMove(.step(-1), event)
+            case .right, .pageDown: requestMove(.step(1), event)
+            case .home: requestMove(.first, event)
+            case .end: requestMove(.last, event)
+            default: ignore(event, .noAction)
             }
         }
     }

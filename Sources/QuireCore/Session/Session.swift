@@ -84,7 +84,12 @@ public struct Session: Sendable, Equatable {
 
     // Scratch space reused across events (always empty between events).
     var queue = NodeQueue()
-    var outbox: [SessionNotification] = []
+    /// During `send`, the caller's buffer, which `emit` appends to.
+    @usableFromInline var outbox: [SessionNotification] = []
+    /// During a `Tab`'s `send`, how many of the previous event's notifications `outbox` still
+    /// holds, to be written over by the focus hand-off (`emit(_:_:_:)`) or removed before
+    /// anything else is emitted (`discardStale`); 0 otherwise.
+    var stale = 0
 
     public init(flow: Flow, locale: String = "en", viewportWidth: Double = 800) {
         self.init(flow: flow, locale: locale, viewportWidth: viewportWidth, values: flow.fields.map(\.defaultValue))
@@ -129,21 +134,78 @@ public struct Session: Sendable, Equatable {
 
     /// Sends one event, writing notifications into `buffer` (cleared first). Reusing one buffer
     /// keeps a long replay free of per-event allocations.
-    public mutating func send(_ event: Event, into buffer: inout [SessionNotification]) {
-        // Emptied element by element: `removeAll(keepingCapacity:)` goes through the general
-        // `replaceSubrange`, which cost more than the event itself on an empty buffer, and
-        // `popLast()` destroys each element through an `Optional` (20% more than `removeLast()`).
-        while !buffer.isEmpty { buffer.removeLast() }
+    @inlinable public mutating func send(_ event: Event, into buffer: inout [SessionNotification]) {
         swap(&outbox, &buffer)
-        dispatch(event)
+        sendSwapped(event)
         swap(&outbox, &buffer)
+    }
+
+    @usableFromInline mutating func sendSwapped(_ event: Event) {
+        if case .key(let key) = event, key == .tab || key == .shiftTab {
+            // The previous event's notifications are kept, to be written over (`sendTab`).
+            stale = outbox.count
+            sendTab(forward: key == .tab, event)
+            discardStale()
+        } else {
+            // Emptied element by element: `removeAll(keepingCapacity:)` goes through the general
+            // `replaceSubrange`, which cost more than the event itself on an empty buffer, and
+            // `popLast()` destroys each element through an `Optional` (20% more than `removeLast()`).
+            while !outbox.isEmpty { outbox.removeLast() }
+            dispatch(event)
+        }
+    }
+
+    /// `dispatch(event)` for `Tab` / `shift+Tab`, with the previous event's notifications still
+    /// in the buffer (`stale`): a `Tab` from a text field to the next is one focus hand-off, whose
+    /// three notifications are written over the previous `Tab`'s (emptying the buffer first,
+    /// element by element, checked its uniqueness once per element and again per append).
+    @inline(__always) mutating func sendTab(forward: Bool, _ event: Event) {
+        guard case .none = completion, motion == nil, let target = focusTargetInPlace(.tab(forward: forward)) else {
+            // Ignored: as any other event.
+            discardStale()
+            return dispatch(event)
+        }
+        autoAdvance.active = false
+        focus(target)
+    }
+
+    /// Removes the previous event's notifications kept for a `Tab` (`stale`), if any.
+    @inline(__always) mutating func discardStale() {
+        if stale > 0 { discardStaleNotifications() }
+    }
+
+    @inline(never) mutating func discardStaleNotifications() {
+        while !outbox.isEmpty { outbox.removeLast() }
+        stale = 0
     }
 
     @inline(__always) mutating func emit(_ notification: SessionNotification) {
+        assert(stale == 0, "the previous event's notifications are still in the buffer")
         outbox.append(notification)
     }
 
-    mutating func ignore(_ event: Event, _ reason: IgnoreReason) {
+    /// Three notifications in order, as `emit` three times; written over the previous event's
+    /// first three when it left at least three (`stale`: a `Tab` after a `Tab`).
+    @inline(__always) mutating func emit(
+        _ first: consuming SessionNotification, _ second: consuming SessionNotification,
+        _ third: consuming SessionNotification
+    ) {
+        guard stale >= 3 else {
+            discardStale()
+            emit(first)
+            emit(second)
+            return emit(third)
+        }
+        stale = 0
+        // Swapped in, so the previous event's three are destroyed after the writes (with the
+        // arguments) rather than between them, where retains of the ids were kept around each.
+        swap(&outbox[0], &first)
+        swap(&outbox[1], &second)
+        swap(&outbox[2], &third)
+        while outbox.count > 3 { outbox.removeLast() }
+    }
+
+    @inline(never) mutating func ignore(_ event: Event, _ reason: IgnoreReason) {
         var target: String? = nil
         switch event {
         case .tap(let tapTarget): target = tapTarget.name
@@ -156,10 +218,8 @@ public struct Session: Sendable, Equatable {
     }
 
     mutating func dispatch(_ event: Event) {
-        if completion != nil {
-            ignore(event, .completed)
-            return
-        }
+        // (Matched, not compared with nil: `!=` copied the completion, retaining its values.)
+        if case .some = completion { return ignore(event, .completed) }
         if !event.isClock { autoAdvance.active = false }
         switch event {
         case .tap(let target): tap(target, event)
@@ -168,17 +228,27 @@ public struct Session: Sendable, Equatable {
         case .spin(let component, let steps): spin(component, by: steps, event)
         case .select(let option): select(option, event)
         case .dragBegin: dragBegin(event)
-        case .dragUpdate(let dx): dragUpdate(dx: dx, event)
+        case .dragUpdate(let dx): dragUpdateOutOfLine(dx: dx, event)
         case .dragEnd(let vx): dragEnd(vx: vx, event)
-        case .swipe(let dx, let vx): swipe(dx: dx, vx: vx, event)
-        case .swipePage(let forward):
-            let width = viewportWidth
-            let velocity = 2 * flow.paging.flingVelocity
-            swipe(dx: forward ? -width : width, vx: forward ? -velocity : velocity, event)
+        case .swipe(let dx, let vx): swipeOutOfLine(dx: dx, vx: vx, event)
+        case .swipePage(let forward): swipePage(forward: forward, event)
         case .tick(let ms): tick(ms)
         case .settle: settle()
         }
         if case .dragging(let drag) = motion, event.movesUnderADrag { updateDrag(drag) }
+    }
+
+    /// `dragUpdate` and `swipe` out of `dispatch`: inlined there, they gave it a stack frame
+    /// that every event paid for.
+    @inline(never) mutating func dragUpdateOutOfLine(dx: Double, _ event: Event) { dragUpdate(dx: dx, event) }
+    @inline(never) mutating func swipeOutOfLine(dx: Double, vx: Double, _ event: Event) { swipe(dx: dx, vx: vx, event) }
+
+    /// A swipe of a whole viewport width at twice the fling velocity. Kept out of `dispatch`,
+    /// whose other cases only pass the event on.
+    @inline(never) mutating func swipePage(forward: Bool, _ event: Event) {
+        let width = viewportWidth
+        let velocity = 2 * flow.paging.flingVelocity
+        swipe(dx: forward ? -width : width, vx: forward ? -velocity : velocity, event)
     }
 
     /// The viewport widths a session takes, in pixels: what scripts, snapshots and the C API
