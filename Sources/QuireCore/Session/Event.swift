@@ -38,16 +38,6 @@ public enum Event: Sendable, Hashable {
     /// The event's JSON key (`tap`, `key`, …), as `ignored` notifications name it.
     public var name: String { kind.rawValue }
 
-    /// Input that can change what a running drag reveals without moving the finger: a draft
-    /// (which decides where moves go), a commit, typing (values, visibility and the gate). After
-    /// such an event the session lays the drag out again, as its next `dragUpdate` would.
-    var movesUnderADrag: Bool {
-        switch self {
-        case .tap, .key, .type, .spin, .select: true
-        default: false
-        }
-    }
-
     /// Clock events are not user interaction (they do not stop `autoAdvanceMs`).
     public var isClock: Bool {
         switch self {

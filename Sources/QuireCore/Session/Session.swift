@@ -222,11 +222,21 @@ public struct Session: Sendable, Equatable {
         if case .some = completion { return ignore(event, .completed) }
         if !event.isClock { autoAdvance.active = false }
         switch event {
-        case .tap(let target): tap(target, event)
-        case .key(let key): press(key, event)
-        case .type(let text): type(text, event)
-        case .spin(let component, let steps): spin(component, by: steps, event)
-        case .select(let option): select(option, event)
+        case .tap(let target):
+            tap(target, event)
+            relayDragIfAny()
+        case .key(let key):
+            press(key, event)
+            relayDragIfAny()
+        case .type(let text):
+            type(text, event)
+            relayDragIfAny()
+        case .spin(let component, let steps):
+            spin(component, by: steps, event)
+            relayDragIfAny()
+        case .select(let option):
+            select(option, event)
+            relayDragIfAny()
         case .dragBegin: dragBegin(event)
         case .dragUpdate(let dx): dragUpdateOutOfLine(dx: dx, event)
         case .dragEnd(let vx): dragEnd(vx: vx, event)
@@ -235,7 +245,19 @@ public struct Session: Sendable, Equatable {
         case .tick(let ms): tick(ms)
         case .settle: settle()
         }
-        if case .dragging(let drag) = motion, event.movesUnderADrag { updateDrag(drag) }
+    }
+
+    /// Input during a drag (`tap`, `key`, `type`, `spin`, `select`: a draft changed or committed,
+    /// text typed or erased) can change what the drag reveals, so after each such event the drag
+    /// is laid out again against the pages and answers as they are now, as its next `dragUpdate`
+    /// with the same offset would (docs/session-semantics.md, "Input during a drag").
+    @inline(__always) mutating func relayDragIfAny() {
+        if case .dragging = motion { relayDrag() }
+    }
+
+    /// Out of line, so `dispatch` keeps no stack frame for it.
+    @inline(never) mutating func relayDrag() {
+        if case .dragging(let drag) = motion { updateDrag(drag) }
     }
 
     /// `dragUpdate` and `swipe` out of `dispatch`: inlined there, they gave it a stack frame
