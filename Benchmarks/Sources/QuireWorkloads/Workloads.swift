@@ -73,16 +73,14 @@ public enum Workloads {
         .deletingLastPathComponent().deletingLastPathComponent().path  // Benchmarks/Sources/QuireWorkloads/
 
     /// A folder of `count` generated scripts of 50 steps against the demo walkthrough, as
-    /// `quire generate-sessions --seed 1` writes them (kept between runs in the temporary folder).
+    /// `quire generate-sessions --seed 1` writes them. Written again by every process that asks:
+    /// their expectations are recorded from the engine, so scripts kept from an older build
+    /// (before a behaviour change) would fail against this one.
     public static func scripts(count: Int) -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-bench-scripts-\(count)").path
-        let done = folder + "/.complete"
-        if !FileManager.default.fileExists(atPath: done) {
-            try? FileManager.default.removeItem(atPath: folder)
-            try! ScriptGenerator.generate(
-                flowPath: repository + "/data/flows/focus-onboarding.json", count: count, steps: 50, seed: 1, into: folder)
-            _ = FileManager.default.createFile(atPath: done, contents: Data())
-        }
+        try? FileManager.default.removeItem(atPath: folder)
+        try! ScriptGenerator.generate(
+            flowPath: repository + "/data/flows/focus-onboarding.json", count: count, steps: 50, seed: 1, into: folder)
         return folder
     }
 
