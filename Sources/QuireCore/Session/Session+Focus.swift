@@ -353,14 +353,15 @@ extension Session {
         // in place); the edited text comes back for the notification. A field without a text
         // yet gets one.
         let current: String
+        let words = smallASCII
         if let edited = values[field].editText({ current in
-            current.appendText(text)
+            current.appendText(text, words: words)
             return current
         }) {
             current = edited
         } else {
             var new = ""
-            new.appendText(text)
+            new.appendText(text, words: words)
             values[field] = .text(new)
             current = new
         }
@@ -374,8 +375,9 @@ extension Session {
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
         guard values[field].hasCharacters else { return ignore(event, .emptyText) }
         // Edited where it is stored, so the text stays its storage's only owner (the removal is in place).
+        let words = smallASCII
         guard let text = values[field].editText({ text in
-            Self.removeLastCharacter(&text)
+            Self.removeLastCharacter(&text, words: words)
             return text
         }) else { return }
         textLengths[field] -= 1
@@ -388,9 +390,12 @@ extension Session {
     /// No grapheme rule joins an ASCII scalar to an ASCII scalar before it but CR LF, and a
     /// non-ASCII scalar before it (a prepend) may join, so that case takes `removeLast()`.
     /// `String.removeLast()` finds the cluster's bounds twice, builds the removed `Character`, and
-    /// rebuilds a small (≤ 15-byte) string through two appends; here a small result is built from
-    /// its bytes and a larger one loses its last byte in place.
-    static func removeLastCharacter(_ text: inout String) {
+    /// rebuilds a small (≤ 15-byte) string through two appends; here a small ASCII text is cut
+    /// as words (`SmallASCII`), any other small result is built from its bytes, and a larger one
+    /// loses its last byte in place.
+    static func removeLastCharacter(_ text: inout String, words: Bool = SmallASCII.isAvailable) {
+        // A short ASCII text loses its last byte (or CR LF) as words (`SmallASCII`).
+        if words && SmallASCII.removeLastCharacter(&text) { return }
         let (count, last, beforeLast) = text.withUTF8 { bytes in
             (bytes.count, bytes[bytes.count - 1], bytes.count > 1 ? bytes[bytes.count - 2] : 0)
         }
@@ -428,19 +433,28 @@ extension Session {
 /// is appended with the standard library's own overload for it (a generic `StringProtocol` would
 /// take the `Character`-by-`Character` one).
 protocol InsertableText: StringProtocol {
-    static func append(_ text: Self, to string: inout String)
+    /// Appends `text`; `words`: short ASCII texts may be joined as words (`SmallASCII.isAvailable`).
+    static func append(_ text: Self, to string: inout String, words: Bool)
 }
 
 extension String: InsertableText {
-    @inline(__always) static func append(_ text: String, to string: inout String) { string.append(text) }
+    /// Two short ASCII texts are joined as words when `words` (`SmallASCII`), anything else by
+    /// `String.append`.
+    @inline(__always) static func append(_ text: String, to string: inout String, words: Bool) {
+        if !(words && SmallASCII.append(text, to: &string)) { string.append(text) }
+    }
 }
 
 extension Substring: InsertableText {
-    @inline(__always) static func append(_ text: Substring, to string: inout String) { string.append(contentsOf: text) }
+    @inline(__always) static func append(_ text: Substring, to string: inout String, words: Bool) {
+        string.append(contentsOf: text)
+    }
 }
 
 extension String {
-    @inline(__always) mutating func appendText<Text: InsertableText>(_ text: Text) { Text.append(text, to: &self) }
+    @inline(__always) mutating func appendText<Text: InsertableText>(_ text: Text, words: Bool = false) {
+        Text.append(text, to: &self, words: words)
+    }
 }
 
 extension FieldValue {
