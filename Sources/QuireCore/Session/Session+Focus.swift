@@ -403,7 +403,7 @@ extension Session {
             text.removeLast()
             return
         }
-        if count - 1 <= smallStringCapacity {
+        if count - 1 <= SmallASCII.capacity {
             // `String(unsafeUninitializedCapacity:)` skips validation when a small result is
             // ASCII (the common case); `String(decoding:)` always validated.
             text = text.withUTF8 { bytes in
@@ -424,9 +424,6 @@ extension Session {
     @inline(__always) static func anyByte(of bytes: some Collection<UInt8>, _ test: (UInt8) -> Bool) -> Bool {
         bytes.withContiguousStorageIfAvailable { $0.contains(where: test) } ?? bytes.contains(where: test)
     }
-
-    /// The most UTF-8 bytes a `String` holds without a heap buffer.
-    @inline(__always) static var smallStringCapacity: Int { MemoryLayout<Int>.size == 8 ? 15 : 10 }
 }
 
 /// What `type` inserts: the event's whole `String`, or a `Substring` of it between newlines. Each

@@ -84,10 +84,10 @@ public struct Session: Sendable, Equatable {
 
     // Scratch space reused across events (always empty between events).
     var queue = NodeQueue()
-    /// During `send`, the caller's buffer, which `emit` appends to.
     /// Whether short ASCII texts are edited as words on this platform (`SmallASCII.isAvailable`,
     /// read once here so that a keystroke does not check a lazily made global).
     var smallASCII = SmallASCII.isAvailable
+    /// During `send`, the caller's buffer, which `emit` appends to.
     @usableFromInline var outbox: [SessionNotification] = []
     /// During a `Tab`'s `send`, how many of the previous event's notifications `outbox` still
     /// holds, to be written over by the focus hand-off (`emit(_:_:_:)`) or removed before

@@ -22,8 +22,9 @@
 enum SmallASCII {
     /// The top nibble of the second word of a small ASCII string: immortal, ASCII, small.
     static let kindNibble: UInt64 = 0xE
-    /// The bytes a small string holds at most.
-    static let capacity = 15
+    /// The most UTF-8 bytes a `String` holds without a heap buffer (15 on 64-bit platforms, the
+    /// only ones the probe accepts; 10 on 32-bit ones).
+    @inline(__always) static var capacity: Int { MemoryLayout<Int>.size == 8 ? 15 : 10 }
     /// The second word's payload bits (bytes 8–14); its top byte is kind and count.
     static let payloadMask: UInt64 = 0x00FF_FFFF_FFFF_FFFF
 
