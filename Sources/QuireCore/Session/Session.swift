@@ -128,6 +128,10 @@ public struct Session: Sendable, Equatable {
     }
 
     /// Sends one event; returns what happened, in order.
+    ///
+    /// Convenient, not free: the returned array is new each time (3 allocations for a `Tab` that
+    /// moves focus: the array and its growth). A loop that sends many events should reuse one
+    /// buffer with `send(_:into:)`, which allocates nothing per event.
     @discardableResult
     public mutating func send(_ event: Event) -> [SessionNotification] {
         var buffer: [SessionNotification] = []
