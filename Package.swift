@@ -92,7 +92,7 @@ if let gtk = gtkFlags {
 // static Foundation needs CoreFoundation, ICU and Synchronization named, as objects compiled against the shared
 // Foundation do not ask for them). The dynamic loader then binds about 10 shared libraries fewer
 // and far fewer symbols: 1 ms instead of 7 before `main`, which is most of what `quire run` paid
-// over a C GTK program to reach its first frame (README, "The GTK app against a bare C window").
+// over a C GTK program to reach its first frame (docs/performance.md, "The GTK app against a bare C window").
 // Linked with the toolchain's lld: gold repeats glibc's link-time warning about `mktemp`, which
 // the static Foundation references. QUIRE_STATIC_SWIFT=0 links them dynamically, as debug builds do.
 var quireLinks: [LinkerSetting] = []

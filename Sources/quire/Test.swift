@@ -137,8 +137,8 @@ struct GenerateSessions: ParsableCommand {
         abstract: "Write random, reproducible session scripts (a benchmark workload).",
         discussion: """
             The scripts replay random events against FLOW, with expectations recorded from the \
-            engine, so they all pass. The same seed gives the same scripts. See the README's \
-            benchmark section.
+            engine, so they all pass. The same seed gives the same scripts. See \
+            docs/performance.md.
             """)
 
     @Option(help: "The flow the scripts run against.")

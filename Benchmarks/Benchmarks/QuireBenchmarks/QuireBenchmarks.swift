@@ -5,7 +5,8 @@ import QuireCore
 import QuireHarness
 import QuireWorkloads
 
-// Every row of README "Performance". Per-event rows run 1,000 events per iteration
+// The rows docs/performance.md describes ("The suite and how to run it"; the README's
+// "Performance" gives where each budget stands). Per-event rows run 1,000 events per iteration
 // (`scalingFactor: .kilo`): times are per event, allocation counts per 1,000 events.
 // `QUIRE_BENCH_SHORT=1` is the short run scripts/bench-check makes in CI.
 
