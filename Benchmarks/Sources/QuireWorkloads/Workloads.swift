@@ -73,15 +73,16 @@ public enum Workloads {
         .deletingLastPathComponent().deletingLastPathComponent().path  // Benchmarks/Sources/QuireWorkloads/
 
     /// A folder of `count` generated scripts of 50 steps against the demo walkthrough, as
-    /// `quire generate-sessions --seed 1` writes them. Written again by every process that asks:
-    /// their expectations are recorded from the engine, so scripts kept from an older build
-    /// (before a behaviour change) would fail against this one.
+    /// `quire generate-sessions --seed 1` writes them. Written once by each process that asks
+    /// (a benchmark's closure runs for every iteration, and asks each time), never reused from an
+    /// earlier process: their expectations are recorded from the engine, so scripts kept from an
+    /// older build (before a behaviour change) would fail against this one.
     public static func scripts(count: Int) -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-bench-scripts-\(count)").path
-        try? FileManager.default.removeItem(atPath: folder)
-        try! ScriptGenerator.generate(
-            flowPath: repository + "/data/flows/focus-onboarding.json", count: count, steps: 50, seed: 1, into: folder)
-        return folder
+        GeneratedScripts.shared.folder(count: count) { folder in
+            try? FileManager.default.removeItem(atPath: folder)
+            try! ScriptGenerator.generate(
+                flowPath: repository + "/data/flows/focus-onboarding.json", count: count, steps: 50, seed: 1, into: folder)
+        }
     }
 
     /// The pages of the loading row's flow: 2,000 (about 20 MB), 500 in the short run.
@@ -195,4 +196,20 @@ public enum Hostile {
     /// A word of 65,000 characters and 51 candidates, one of them 64,999 characters.
     public static let hugeWord = String(repeating: "x", count: 65_000)
     public static let candidates = (0..<50).map { "candidate\($0)" } + [String(repeating: "x", count: 64_999)]
+}
+
+/// The script folders this process has written (`Workloads.scripts`), by count.
+private final class GeneratedScripts: @unchecked Sendable {
+    static let shared = GeneratedScripts()
+    private let lock = NSLock()
+    private var written: Set<Int> = []
+
+    /// The folder for `count` scripts, written by `write` the first time this process asks.
+    func folder(count: Int, write: (String) -> Void) -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-bench-scripts-\(count)").path
+        lock.withLock {
+            if written.insert(count).inserted { write(folder) }
+        }
+        return folder
+    }
 }
