@@ -76,6 +76,10 @@ public enum Runner {
         var traceBudget = (notifications: limits.traceNotifications, changes: limits.traceChanges)
         var failure: Failure? = nil
         var overLimit: Diagnostic? = nil
+        // The last event and what it emitted, kept only for scripts that ask where keyboard
+        // focus goes (`expectKeyboardFocus`).
+        let keepsLastEvent = script.steps.contains { if case .expectKeyboardFocus = $0 { true } else { false } }
+        var lastEvent: (event: Event, emitted: [SessionNotification])? = nil
 
         stepLoop: for (index, step) in script.steps.enumerated() {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
@@ -87,6 +91,7 @@ public enum Runner {
             case .event(let event):
                 driver.send(event, into: &buffer)
                 emittedInAll += buffer.count
+                if keepsLastEvent { lastEvent = (event, buffer) }
                 if nextCheck[index] != nil {
                     for notification in buffer { window.append(notification) }
                 }
@@ -112,6 +117,9 @@ public enum Runner {
             case .expectExactly(let expected):
                 let mismatches = Matcher.matchExactly(expected, session: driver.session)
                 lines = mismatches.flatMap(Report.describe)
+            case .expectKeyboardFocus(let expected):
+                let actual = driver.session.keyboardFocus(after: lastEvent?.event, emitted: lastEvent?.emitted ?? []).name
+                if actual != expected { lines = ["keyboard focus: expected \(expected), got \(actual)"] }
             case .expectEmitted, .expectEmittedExactly:
                 if let reason = window.check() { lines = [reason] }
                 window.reset(for: nextCheck[index].flatMap { expectation(script.steps[$0]) })

@@ -15,6 +15,9 @@ public struct SessionScript: Sendable {
         case expectEmitted([EmittedPattern])
         /// Exactly these notifications since the previous check, in order (our extension).
         case expectEmittedExactly([EmittedPattern])
+        /// Where keyboard focus goes after the previous event, as the core decides it
+        /// (`KeyboardFocus.name`: `button:next`, `field:ID`, `stay:button:next`, …; our extension).
+        case expectKeyboardFocus(String)
         case restart
     }
 
@@ -156,7 +159,7 @@ public enum ScriptLoad: Sendable {
 
 public enum ScriptLoader {
     static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "steps"]
-    static let stepKeys = Event.names + ["expect", "expectExactly", "expectEmitted", "expectEmittedExactly", "restart"]
+    static let stepKeys = Event.names + ["expect", "expectExactly", "expectEmitted", "expectEmittedExactly", "expectKeyboardFocus", "restart"]
 
     /// Reads and validates a script file; a broken script is bad input, never a failure. A file
     /// named `explicitly` must be a script: another format is bad input too.
@@ -304,6 +307,14 @@ public enum ScriptLoader {
                 if let pattern = EmittedPattern.parse(entry, at: { path() + key + at }, reader: &reader) { patterns.append(pattern) }
             }
             return key == "expectEmitted" ? .expectEmitted(patterns) : .expectEmittedExactly(patterns)
+        case "expectKeyboardFocus":
+            guard case .string(let name) = value, KeyboardFocus.isName(name) else {
+                reader.error(
+                    path() + key,
+                    "'expectKeyboardFocus' takes field:ID, button:back|next|skip|finish|cancel, indicator, stay:STOP, unchanged or completed, not \(value)")
+                return nil
+            }
+            return .expectKeyboardFocus(name)
         case "restart":
             guard value == .bool(true) else {
                 reader.error(path() + key, "'restart' takes true")
@@ -314,7 +325,7 @@ public enum ScriptLoader {
             switch Event.parse(key: key, value: value) {
             case .failure(let error):
                 if !Event.names.contains(key) {
-                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly or restart"
+                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus or restart"
                     if let near = DocumentReader.closest(to: key, in: stepKeys) { message = "unknown step '\(key)'; did you mean '\(near)'?" }
                     reader.error(path() + key, message, onKey: true)
                 } else {

@@ -85,22 +85,46 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) throws -> Session {
         #expect(session.send(.tap(.background)).first?.ignoredReason == .noFirstResponder)
     }
 
-    @Test func tabMovesThroughEditableFieldsAndWraps() throws {
+    @Test func tabMovesThroughEditableFieldsAndLeavesTheChainAtTheEnd() throws {
         var session = try onForm()
         session.run(.key(.tab))
         #expect(session.at("focus") == "name")
         session.run(.key(.tab), .key(.tab))
         #expect(session.at("focus") == "color")
+        // Past the last field (the toggle is skipped) the field resigns: no wrapping.
+        let emitted = session.send(.key(.tab))
+        #expect(emitted.map(\.name) == ["inputDismissed", "valueChanged", "focusChanged"])
+        #expect(session.at("focus") == .null)
+        #expect(session.keyboardFocus(after: .key(.tab), emitted: emitted) == .stop(.toggle("agree")))
+        #expect(session.keyboardStops == [.toggle("agree"), .back, .indicator, .skip, .next, .cancel])
         session.run(.key(.tab))
-        #expect(session.at("focus") == "name")  // the toggle is skipped; wraps to the first
+        #expect(session.at("focus") == "name")
     }
 
-    @Test func shiftTabWithNothingFocusedFocusesTheLastAndWrapsBackwards() throws {
+    @Test func shiftTabWithNothingFocusedFocusesTheLastAndLeavesTheChainAtTheFirst() throws {
         var session = try onForm()
         session.run(.key(.shiftTab))
         #expect(session.at("focus") == "color")
-        session.run(.key(.shiftTab), .key(.shiftTab), .key(.shiftTab))
+        session.run(.key(.shiftTab), .key(.shiftTab))
+        #expect(session.at("focus") == "name")
+        session.run(.key(.shiftTab))
+        #expect(session.at("focus") == .null)
+        session.run(.key(.shiftTab))
         #expect(session.at("focus") == "color")
+    }
+
+    @Test func keyboardStepsGoRoundTheStopsAndBackIntoTheChain() throws {
+        var session = try onForm()
+        let stops = session.keyboardStops
+        #expect(stops.last == .cancel)
+        #expect(session.keyboardStep(from: stops.last, forward: true) == .chain)
+        #expect(session.keyboardStep(from: stops.first, forward: false) == .chain)
+        if stops.count > 1 { #expect(session.keyboardStep(from: stops[0], forward: true) == .stop(stops[1])) }
+        // A page without editable fields goes round its stops.
+        session = try Session(flow: formFlow())
+        let first = session.keyboardStops
+        #expect(session.keyboardStep(from: first.last, forward: true) == .stop(first[0]))
+        #expect(session.keyboardStep(from: first.first, forward: false) == .stop(first[first.count - 1]))
     }
 
     @Test func tabOnAPageWithoutEditableFieldsIsIgnored() throws {

@@ -320,6 +320,14 @@ enum Reference {
                 if let pattern = parse(entry, at: listPath + at, reader: &reader) { patterns.append(pattern) }
             }
             return key == "expectEmitted" ? .expectEmitted(patterns) : .expectEmittedExactly(patterns)
+        case "expectKeyboardFocus":
+            guard case .string(let name) = value, KeyboardFocus.isName(name) else {
+                reader.error(
+                    path + key,
+                    "'expectKeyboardFocus' takes field:ID, button:back|next|skip|finish|cancel, indicator, stay:STOP, unchanged or completed, not \(value)")
+                return nil
+            }
+            return .expectKeyboardFocus(name)
         case "restart":
             guard value == .bool(true) else {
                 reader.error(path + key, "'restart' takes true")
@@ -330,7 +338,7 @@ enum Reference {
             switch Event.parse(key: key, value: value) {
             case .failure(let error):
                 if !Event.names.contains(key) {
-                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly or restart"
+                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus or restart"
                     if let near = DocumentReader.closest(to: key, in: ScriptLoader.stepKeys) { message = "unknown step '\(key)'; did you mean '\(near)'?" }
                     reader.error(path + key, message, onKey: true)
                 } else {

@@ -3,6 +3,9 @@ public enum Event: Sendable, Hashable {
     case tap(TapTarget)
     case key(Key)
     case type(String)
+    /// `{"edit": {"range": [FROM, TO], "text": S}}`: replace the first responder's text from
+    /// Unicode-scalar offset `from` up to `to` with `text` (what a text widget does).
+    case edit(from: Int, to: Int, text: String)
     case spin(component: DurationComponent, by: Int)
     case select(String)
     case dragBegin
@@ -16,7 +19,7 @@ public enum Event: Sendable, Hashable {
 
     /// The events' JSON keys: the one list the session, the harness and the docs read.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case tap, key, type, spin, select, dragBegin, dragUpdate, dragEnd, swipe, tick, settle
+        case tap, key, type, edit, spin, select, dragBegin, dragUpdate, dragEnd, swipe, tick, settle
     }
 
     public var kind: Kind {
@@ -24,6 +27,7 @@ public enum Event: Sendable, Hashable {
         case .tap: .tap
         case .key: .key
         case .type: .type
+        case .edit: .edit
         case .spin: .spin
         case .select: .select
         case .dragBegin: .dragBegin
@@ -50,6 +54,9 @@ public enum Event: Sendable, Hashable {
 
     /// The longest single tick, so one event cannot spin the clock without bound.
     public static let maxTickMs = 3_600_000.0
+
+    /// The largest offset an `edit` range may name (a text is far shorter: see `maxLength`).
+    public static let maxEditOffset = 100_000_000
 }
 
 public enum TapTarget: Sendable, Hashable {
@@ -187,6 +194,22 @@ extension Event {
         case "type":
             guard case .string(let text) = value else { return fail("'type' takes a string, not \(value.typeName)") }
             return .success(.type(text))
+        case "edit":
+            let shape = "'edit' takes {\"range\": [FROM, TO], \"text\": S}"
+            guard case .object(let object) = value else { return fail("\(shape), not \(value.typeName)") }
+            if let problem = onlyKeys(object, ["range", "text"]) { return .failure(problem) }
+            guard let range = object["range"] else { return fail("'edit' needs 'range', [FROM, TO] in Unicode scalars") }
+            guard case .array(let bounds) = range, bounds.count == 2,
+                let from = bounds[0].intValue, let to = bounds[1].intValue,
+                from >= 0, to <= Event.maxEditOffset, from <= to
+            else {
+                return fail(
+                    "'range' must be [FROM, TO], whole numbers with 0 ≤ FROM ≤ TO ≤ \(Event.maxEditOffset), not \(JSONWriter.string(range))",
+                    [.key("range")])
+            }
+            guard let text = object["text"] else { return fail("'edit' needs 'text', a string (\"\" deletes the range)") }
+            guard case .string(let string) = text else { return fail("'text' must be a string, not \(text.typeName)", [.key("text")]) }
+            return .success(.edit(from: from, to: to, text: string))
         case "spin":
             guard case .object(let object) = value else { return fail("'spin' takes {\"component\": C, \"by\": N}, not \(value.typeName)") }
             if let problem = onlyKeys(object, ["component", "by"]) { return .failure(problem) }
@@ -262,6 +285,8 @@ extension Event {
         case .tap(let target): ["tap": .string(target.name)]
         case .key(let key): ["key": .string(key.rawValue)]
         case .type(let text): ["type": .string(text)]
+        case .edit(let from, let to, let text):
+            ["edit": ["range": .array([.number(Double(from)), .number(Double(to))]), "text": .string(text)]]
         case .spin(let component, let by): ["spin": ["component": .string(component.rawValue), "by": .number(Double(by))]]
         case .select(let id): ["select": .string(id)]
         case .dragBegin: ["dragBegin": .object(JSONObject())]

@@ -177,7 +177,8 @@ extension Session {
     // MARK: Focus moves
 
     enum FocusMove {
-        /// `Tab` / `shift+Tab`: wrapping; with nothing focused, the first / last field.
+        /// `Tab` / `shift+Tab`: not wrapping (past the ends focus leaves the chain); with nothing
+        /// focused, the first / last field.
         case tab(forward: Bool)
         /// Accessory `previous` / `next`: not wrapping.
         case accessory(forward: Bool)
@@ -211,7 +212,7 @@ extension Session {
     @inline(__always) static func focusTarget(_ move: FocusMove, from field: Int?, onPage page: Int, in answers: inout some Answers) -> Int? {
         switch move {
         case .tab(let forward):
-            return neighbour(of: field, onPage: page, forward: forward, wrapping: true, in: &answers)
+            return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: &answers)
         case .accessory(let forward):
             guard let field else { return nil }
             return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: &answers)

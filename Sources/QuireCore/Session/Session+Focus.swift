@@ -212,9 +212,13 @@ extension Session {
     }
 
     /// `Tab` / `shift+Tab`. (Out of `press`, which then only passes keys on, without a frame.)
+    /// Past the last field (before the first) the first responder resigns, committing its
+    /// draft: keyboard focus leaves the chain for the page's own controls (`keyboardFocus`).
     @inline(never) mutating func pressTab(forward: Bool, _ event: Event) {
         guard motion == nil else { return ignore(event, .transitionInProgress) }
-        guard let target = focusTargetInPlace(.tab(forward: forward)) else { return ignore(event, .noEditableField) }
+        guard let target = focusTargetInPlace(.tab(forward: forward)) else {
+            return hasInput ? resign(commit: true) : ignore(event, .noEditableField)
+        }
         focus(target)
     }
 
@@ -383,6 +387,38 @@ extension Session {
         textLengths[field] -= 1
         textChanged(field, isEmpty: text.isEmpty)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(text)))
+    }
+
+    /// `edit`: the first responder's text from Unicode-scalar offset `from` up to `to` replaced
+    /// with `replacement`, as a text widget edits at its cursor or selection. The result is
+    /// judged whole: longer than `maxLength` (grapheme clusters) and it is refused, leaving the
+    /// text as it was; the edit is never cut to fit. Line breaks in `replacement` are text here
+    /// (`type` is the event whose newline acts as Return).
+    mutating func edit(from: Int, to: Int, _ replacement: String, _ event: Event) {
+        let field = inputField
+        guard field >= 0 else { return ignore(event, .noFirstResponder) }
+        let traits = flow.fieldTraits[field]
+        guard traits.kind == .text else { return ignore(event, .notTextInput) }
+        guard from < to || !replacement.isEmpty else { return ignore(event, .emptyText) }
+        let current: String
+        if case .text(let text) = values[field] { current = text } else { current = "" }
+        let scalars = current.unicodeScalars
+        guard let start = scalars.index(scalars.startIndex, offsetBy: from, limitedBy: scalars.endIndex),
+            let end = scalars.index(start, offsetBy: to - from, limitedBy: scalars.endIndex)
+        else { return ignore(event, .outOfRange) }
+        var edited = String(scalars[..<start])
+        edited.append(replacement)
+        edited.unicodeScalars.append(contentsOf: scalars[end...])
+        let length = edited.count
+        if length > traits.high {
+            return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
+        }
+        // A field that had no text yet gets one even when the edit gives back what it held.
+        if case .text = values[field], edited == current { return }
+        values[field] = .text(edited)
+        textLengths[field] = length
+        textChanged(field, isEmpty: edited.isEmpty)
+        emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
     }
 
     /// `text.removeLast()`, without grapheme breaking when the last cluster is one ASCII byte: the

@@ -23,9 +23,11 @@ extension Session {
     }
 
     /// Which of the flow's buttons are enabled (CONTRACT §4).
-    public var buttons: Buttons {
+    public var buttons: Buttons { buttons(atIndex: currentIndex) }
+
+    /// The buttons as they are on the visible page `index`.
+    func buttons(atIndex index: Int) -> Buttons {
         let count = pageCount
-        let index = currentIndex
         let wrap = flow.paging.wrap
         return Buttons(
             back: count > 1 && (wrap || index > 0),

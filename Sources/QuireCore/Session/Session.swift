@@ -238,6 +238,9 @@ public struct Session: Sendable, Equatable {
         case .type(let text):
             type(text, event)
             relayDragIfAny()
+        case .edit(let from, let to, let text):
+            edit(from: from, to: to, text, event)
+            relayDragIfAny()
         case .spin(let component, let steps):
             spin(component, by: steps, event)
             relayDragIfAny()

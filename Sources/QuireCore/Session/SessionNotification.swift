@@ -156,8 +156,11 @@ public enum IgnoreReason: String, Sendable, Hashable, CaseIterable {
     case notAButton
     /// Typing into a picker (only a newline applies there, as Return).
     case notTextInput
-    /// `BackSpace` on empty text, or `type` with an empty string.
+    /// `BackSpace` on empty text, `type` with an empty string, or an `edit` that replaces an
+    /// empty range with nothing.
     case emptyText
+    /// An `edit` whose range ends past the end of the text.
+    case outOfRange
     /// `spin` with no duration picker open.
     case noDurationPicker
     /// `spin` names a wheel the open picker does not have.
