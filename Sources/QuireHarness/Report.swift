@@ -14,10 +14,14 @@ public final class StringSink: OutputSink {
     public func flush() {}
 }
 
+/// Standard output or standard error (the console report). A write error is kept (`problem`),
+/// so a run whose console could not be written says so; report files are `ReportFile`s.
 public final class FileSink: OutputSink {
     let descriptor: Int32
     let owned: Bool
     private var buffer: [UInt8] = []
+    /// The first write error, in the system's words; nothing is written after one.
+    public private(set) var problem: String?
 
     public static func standardOutput() -> FileSink { FileSink(descriptor: 1, owned: false) }
     public static func standardError() -> FileSink { FileSink(descriptor: 2, owned: false) }
@@ -26,13 +30,6 @@ public final class FileSink: OutputSink {
         self.descriptor = descriptor
         self.owned = owned
         buffer.reserveCapacity(1 << 16)
-    }
-
-    /// Creates (or truncates) a file; nil when it cannot be opened for writing.
-    public convenience init?(path: String) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { return nil }
-        self.init(descriptor: descriptor, owned: true)
     }
 
     public func write(_ text: String) {
@@ -47,7 +44,7 @@ public final class FileSink: OutputSink {
 
     public func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { writeAll($0) }
+        if problem == nil { buffer.withUnsafeBytes { writeAll($0) } }
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -57,6 +54,7 @@ public final class FileSink: OutputSink {
             let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
+                problem = String(cString: strerror(errno))
                 return
             }
             offset += written
@@ -316,33 +314,26 @@ public final class TAPReporter: Reporter {
 /// `junit-10.xsd` (checked with `docs/junit.xsd`, ours, which encodes the same rules for what we
 /// write): one `<testcase>` per script, identified by its path (`TestID`); a failure or bad
 /// input as `<failure>` or `<error>`; the script's name, description and each step with its
-/// time in `<system-out>`. Times are seconds with three decimals. Test cases stream to a
-/// temporary file, so memory stays flat however many scripts run; the totals are written
-/// around them at the end.
+/// time in `<system-out>`. Times are seconds with three decimals. Test cases stream to a scratch
+/// file that has no name (created and at once unlinked beside the report, so nothing is left
+/// behind however the run ends), so memory stays flat however many scripts run; the totals are
+/// written around them at the end, into `out` (a `ReportFile`, renamed into place only when
+/// whole).
 public final class JUnitReporter: Reporter {
-    let out: FileSink
-    let partPath: String
-    let part: FileSink
+    let out: ReportFile
+    let part: SpoolFile
     var counts = Summary()
     var tests = 0
 
-    /// Writes to `path`, or to standard output for `-`; nil when it cannot be written.
-    public init?(path: String) {
-        if path == "-" {
-            out = FileSink.standardOutput()
-            let template = (NSTemporaryDirectory() as NSString).appendingPathComponent("quire-junit-XXXXXX")
-            var bytes = Array(template.utf8CString)
-            let descriptor = mkstemp(&bytes)
-            guard descriptor >= 0 else { return nil }
-            partPath = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            part = FileSink(descriptor: descriptor, owned: true)
-        } else {
-            guard let out = FileSink(path: path) else { return nil }
-            self.out = out
-            partPath = path + ".part"
-            guard let part = FileSink(path: partPath) else { return nil }
-            self.part = part
+    /// Writes into `out`; fails (with the reason) when no scratch file can be made beside it.
+    public init(out: ReportFile) throws(ReportError) {
+        guard let part = SpoolFile(folder: out.scratchFolder) else {
+            throw ReportError(
+                what: out.what, path: out.path,
+                reason: "cannot create a file in '\(out.scratchFolder)': \(ReportError.reason(errno: errno))")
         }
+        self.out = out
+        self.part = part
     }
 
     public func begin(candidates: Int) {}
@@ -403,21 +394,13 @@ public final class JUnitReporter: Reporter {
     }
 
     public func finish(_ summary: Summary) {
-        part.flush()
         let time = Self.seconds(summary.milliseconds)
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.write("<testsuites name=\"quire\" tests=\"\(tests)\" failures=\"\(counts.failed)\" errors=\"\(counts.bad)\" time=\"\(time)\">\n")
         out.write("  <testsuite name=\"quire test\" tests=\"\(tests)\" failures=\"\(counts.failed)\" errors=\"\(counts.bad)\" skipped=\"0\" time=\"\(time)\">\n")
-        // Copied in chunks, so a large suite's report never sits in memory whole.
-        if let input = FileHandle(forReadingAtPath: partPath) {
-            while let chunk = try? input.read(upToCount: 1 << 16), !chunk.isEmpty {
-                chunk.withUnsafeBytes { out.write(bytes: $0) }
-            }
-            try? input.close()
-        }
+        part.copy(into: out)
         out.write("  </testsuite>\n</testsuites>\n")
         out.flush()
-        unlink(partPath)
     }
 }
 

@@ -148,6 +148,8 @@ public struct Trace: Sendable {
 /// Writes traces into a folder: a JSON trace and an HTML page per script, named after its path
 /// with a hash of the whole path (`mixed_02-fail-1f0e…c9.html`), so no two scripts share a page,
 /// and an index. Pages and traces a previous run left there are removed first; nothing else is.
+/// Each file is written whole or not at all (a temporary file renamed into place); the index is
+/// written last, so a trace with an index is complete.
 public final class TraceWriter: @unchecked Sendable {
     struct Entry {
         var file: String
@@ -160,10 +162,20 @@ public final class TraceWriter: @unchecked Sendable {
     }
 
     let directory: URL
-    private let state = Locked<(entries: [Entry], pages: [String: String])>(([], [:]))
+    /// The folder as given (messages name files as the user named the folder).
+    let folder: String
+    private struct State {
+        var entries: [Entry] = []
+        var pages: [String: String] = [:]
+        var problem: ReportError?
+    }
+    private let state = Locked(State())
 
     public init(directory: String) throws {
         self.directory = URL(fileURLWithPath: directory)
+        var folder = directory
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        self.folder = folder
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         clearStale()
     }
@@ -243,9 +255,8 @@ public final class TraceWriter: @unchecked Sendable {
         }
         let json = JSONWriter.string(
             trace.json(file: result.file, name: result.name, status: status, description: result.description), style: .pretty)
-        try? Data(json.utf8).write(to: directory.appendingPathComponent(base + ".trace.json"))
-        try? Data(trace.html(file: result.file, name: result.name, status: status, description: result.description).utf8)
-            .write(to: directory.appendingPathComponent(base + ".html"))
+        save(json, as: base + ".trace.json")
+        save(trace.html(file: result.file, name: result.name, status: status, description: result.description), as: base + ".html")
         var why: [String] = []
         if case .failed(let failure) = result.status { why = [failure.summary] + failure.lines.dropFirst() }
         let entry = Entry(
@@ -283,6 +294,19 @@ public final class TraceWriter: @unchecked Sendable {
             out += "</li>\n"
         }
         out += "</ol></body></html>\n"
-        try? Data(out.utf8).write(to: directory.appendingPathComponent("index.html"))
+        save(out, as: "index.html")
     }
+
+    /// Writes one file of the trace atomically (`writeAtomically`: whole or absent); the first
+    /// error is kept, and the run that asked for the trace fails with it.
+    func save(_ text: String, as name: String) {
+        let path = folder == "/" ? "/" + name : folder + "/" + name
+        guard let reason = writeAtomically(text.utf8, to: path) else { return }
+        state.withLock { state in
+            if state.problem == nil { state.problem = ReportError(what: "the trace", path: path, reason: reason) }
+        }
+    }
+
+    /// The first file of the trace that could not be written, and why; nil when all were.
+    public var problem: ReportError? { state.withLock { $0.problem } }
 }

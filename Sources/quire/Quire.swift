@@ -25,7 +25,9 @@ struct Quire: ParsableCommand {
             (quire.session/1) replay input against one headlessly. See docs/ for both formats.
 
             Exit codes: 0 success; 1 a session script failed; 2 bad input (a broken flow or script, \
-            a missing file) or a usage error; 3 (run) no display; 4 (run) built without GTK 4.
+            a missing file), a report that could not be written, or a usage error; 3 (run) no \
+            display; 4 (run) built without GTK 4; 5 (run) the --record file could not be written; \
+            130/143/129 (test) interrupted by SIGINT/SIGTERM/SIGHUP.
             """,
         version: "0.1.0",
         subcommands: [Check.self, Test.self, GenerateSessions.self, Run.self]
@@ -33,6 +35,10 @@ struct Quire: ParsableCommand {
 
     static func main() {
         StartupMarks.add("main")
+        // A file-size limit (ulimit -f) makes a write that goes over it fail with EFBIG, which
+        // every writer reports ("cannot write …", "cannot save …"), instead of killing the
+        // process with SIGXFSZ and leaving its temporary file behind.
+        signal(SIGXFSZ, SIG_IGN)
         if CommandLine.arguments.count == 1 {
             // No subcommand: say how to use it, as a usage error.
             FileHandle.standardError.write(Data((helpMessage() + "\n").utf8))

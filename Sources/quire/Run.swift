@@ -174,9 +174,13 @@ struct Run: ParsableCommand {
             if let traces, let trace {
                 traces.write(outcome.result)
                 traces.finish(summary)
-                sink.write("trace: \(trace)/index.html\n")
+                if traces.problem == nil { sink.write("trace: \(trace)/index.html\n") }
             }
             console.finish(summary)
+            if let problem = traces?.problem {
+                printError("quire run: \(problem)")
+                throw ExitCode(Exit.badInput)
+            }
             if summary.failed > 0 { throw ExitCode(Exit.failed) }
         #else
             _ = script
@@ -211,10 +215,9 @@ struct Run: ParsableCommand {
             printError(Printable.line("\(path): \(message)"))
             throw ExitCode(Exit.badInput)
         }
-        guard let data = FileManager.default.contents(atPath: path) else { try fail("cannot be read") }
         let value: JSONValue
         do {
-            value = try DocumentReader.parse(file: path, bytes: Array(data)).0
+            value = try DocumentReader.parse(file: path, bytes: try Flow.readDocument(path)).0
         } catch {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
             throw ExitCode(Exit.badInput)

@@ -16,9 +16,14 @@ struct Test: ParsableCommand {
             The last line of the console report is exactly "N passed, N failed" (", N bad" follows \
             when a script or its flow was broken).
 
+            Reports (--junit, --tap, --final-states, --trace) are written to a temporary file \
+            beside each and renamed into place only when complete, so a report is whole or absent.
+
             Exit codes: 0 every script passed; 1 a script failed; 2 bad input (a broken script or \
-            flow, a path that cannot be used) or a usage error. Bad input is listed \
-            with the results and counted apart; it wins over failures.
+            flow, a path that cannot be used), a report that could not be written (the path and \
+            the reason are printed), or a usage error; 130, 143, 129 interrupted by SIGINT, \
+            SIGTERM, SIGHUP (unfinished reports removed). Bad input is listed with the results and \
+            counted apart; it wins over failures.
             """)
 
     @Argument(help: "Session scripts or folders of them (at least one).")
@@ -77,43 +82,65 @@ struct Test: ParsableCommand {
         options.runner.trace = trace != nil
         options.runner.finalState = finalStates != nil
 
+        // An interrupted run removes the temporary files of its unfinished reports, says so and
+        // exits 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP).
+        Interruption.install { signal in
+            "quire test: interrupted by \(signal); unfinished reports were removed (none was written in part)"
+        }
         let reportToStdout = tap == "-" || junit == "-" || finalStates == "-"
         let consoleFD: Int32 = reportToStdout ? 2 : 1
         let consoleSink = reportToStdout ? FileSink.standardError() : FileSink.standardOutput()
         let live = !plain && isatty(consoleFD) != 0
         var reporters: [Reporter] = [ConsoleReporter(sink: consoleSink, live: live, quiet: quiet, width: { terminalColumns(consoleFD) })]
-        if let tap {
-            guard let sink = tap == "-" ? FileSink.standardOutput() : FileSink(path: tap) else {
-                printError("quire test: cannot write the TAP report to '\(Printable.line(tap))'")
+        // Every report is opened before any script runs, so a report that cannot be written at
+        // all (no such folder, no permission, a read-only file system) stops the run at once.
+        var files: [ReportFile] = []
+        func open(_ path: String, _ what: String) throws -> ReportFile {
+            switch ReportFile.create(path, what: what) {
+            case .success(let file):
+                files.append(file)
+                return file
+            case .failure(let error):
+                for file in files { file.discard() }
+                printError("quire test: \(error)")
                 throw ExitCode(Exit.badInput)
             }
-            reporters.append(TAPReporter(sink: sink))
         }
+        if let tap { reporters.append(TAPReporter(sink: try open(tap, "the TAP report"))) }
         if let junit {
-            guard let reporter = JUnitReporter(path: junit) else {
-                printError("quire test: cannot write the JUnit report to '\(Printable.line(junit))'")
+            do {
+                reporters.append(try JUnitReporter(out: try open(junit, "the JUnit report")))
+            } catch let error as ReportError {
+                for file in files { file.discard() }
+                printError("quire test: \(error)")
                 throw ExitCode(Exit.badInput)
             }
-            reporters.append(reporter)
         }
-        if let finalStates {
-            guard let sink = finalStates == "-" ? FileSink.standardOutput() : FileSink(path: finalStates) else {
-                printError("quire test: cannot write the final states to '\(Printable.line(finalStates))'")
-                throw ExitCode(Exit.badInput)
-            }
-            reporters.append(FinalStatesReporter(sink: sink))
-        }
+        if let finalStates { reporters.append(FinalStatesReporter(sink: try open(finalStates, "the final states"))) }
         var traces: TraceWriter?
         if let trace {
             do {
                 traces = try TraceWriter(directory: trace)
             } catch {
+                for file in files { file.discard() }
                 printError("quire test: cannot create the trace folder '\(Printable.line(trace))': \(error.localizedDescription)")
                 throw ExitCode(Exit.badInput)
             }
         }
 
         let outcome = Suite.run(candidates, options: options, reporters: reporters, traces: traces, roots: paths)
+        // A report is renamed into place only when every byte of it was written; any that was not
+        // fails the run (never "N passed" beside an empty or half-written report).
+        var problems = files.compactMap { $0.commit() }
+        if let problem = traces?.problem { problems.append(problem) }
+        consoleSink.flush()
+        if let problem = consoleSink.problem {
+            problems.append(ReportError(what: "the console report", path: reportToStdout ? "standard error" : "standard output", reason: problem))
+        }
+        if !problems.isEmpty {
+            for problem in problems { printError("quire test: \(problem)") }
+            throw ExitCode(Exit.badInput)
+        }
         if outcome.summary.bad > 0 { throw ExitCode(Exit.badInput) }
         if outcome.summary.failed > 0 { throw ExitCode(Exit.failed) }
         if outcome.summary.passed == 0 {

@@ -92,7 +92,7 @@ extension Flow {
             return unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
         }
         if let problem = FileProblem.notRegular(info.st_mode) { return unreadable("cannot read the file: \(problem)") }
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else {
             return unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
         }
