@@ -69,7 +69,10 @@ struct Check: ParsableCommand {
             Each problem is printed as file:line:column: $.json.path: message. A folder is \
             searched recursively, following symbolic links, for *.json files whose format is \
             quire.flow/1 (or that have pages but no format); other JSON files, session scripts \
-            among them, are skipped, and a folder with no flow is an error. A session script named \
+            among them, are skipped, and a folder with no flow is an error. Each page's layout \
+            (.ui) is read and checked against the layout policy quire run applies \
+            (docs/flow-format.md): a problem in it is printed at the page's layout key, followed by \
+            LAYOUT:line:column. A session script named \
             on its own gets a one-line hint to use quire test. Exits 0 when every flow is valid, \
             2 when any is not (or a path cannot be read, or a script was named).
             """)
@@ -178,6 +181,13 @@ struct Check: ParsableCommand {
         }
         do {
             let flow = try Flow.load(bytes: bytes, file: path, folder: Flow.folder(ofFile: path), limits: limits)
+            // Each page's layout, read and checked as `quire run` checks it before GTK sees it
+            // (LayoutPolicy): the same verdict without a display.
+            let layouts = flow.layoutDiagnostics(file: path, bytes: bytes)
+            if !layouts.isEmpty {
+                for diagnostic in layouts { printError(diagnostic.description) }
+                return .rejected
+            }
             if !quiet {
                 let pages = flow.pages.count == 1 ? "1 page" : "\(flow.pages.count) pages"
                 let fields = flow.fields.count == 1 ? "1 field" : "\(flow.fields.count) fields"

@@ -190,8 +190,12 @@ import Testing
     }
 
     @Test func aFlowWithThousandsOfProblemsIsRejectedQuicklyWithACountedList() {
-        let fields = (0..<5000).map { #"{"id": "f\#($0)", "kind": "text", "colour": 1}"# }.joined(separator: ",")
-        let text = #"{"format": "quire.flow/1", "id": "x", "pages": [{"id": "p", "fields": [\#(fields)]}]}"#
+        // Five pages of 1,000 fields (a page holds at most 1,000), each field with an unknown key.
+        let pages = (0..<5).map { page in
+            let fields = (0..<1000).map { #"{"id": "f\#(page)_\#($0)", "kind": "text", "colour": 1}"# }.joined(separator: ",")
+            return #"{"id": "p\#(page)", "fields": [\#(fields)]}"#
+        }.joined(separator: ",")
+        let text = #"{"format": "quire.flow/1", "id": "x", "pages": [\#(pages)]}"#
         let lines = problems(text)
         #expect(lines.count == 101)
         #expect(lines.last == "f.json: … and 4900 more problems (a file lists its first 100)")

@@ -61,7 +61,7 @@ import Testing
             1 of 1 flow rejected
 
             """)
-        try "<interface/>".write(to: folder.appendingPathComponent("missing.ui"), atomically: true, encoding: .utf8)
+        try #"<interface><object class="GtkBox" id="page:root"/></interface>"#.write(to: folder.appendingPathComponent("missing.ui"), atomically: true, encoding: .utf8)
         try #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "layout": "missing.ui"}]}"#
             .write(to: folder.appendingPathComponent("flow.json"), atomically: true, encoding: .utf8)
         #expect(try quire(["check", "flow.json"], in: folder).status == 0)

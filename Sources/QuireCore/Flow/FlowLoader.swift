@@ -6,6 +6,12 @@ extension Flow {
     public static let maxFields = 100_000
     public static let maxOptions = 10_000
     public static let maxTextLength = 100_000
+    /// The longest display string (a title, body, label, placeholder or option label, in each
+    /// language), in characters: GTK lays a label out in time that grows with the square of its
+    /// length (16,000 characters took 30 s), and 2,000 take well under a second.
+    public static let maxDisplayCharacters = 2_000
+    /// The most fields one page may hold: each is a row of widgets on screen at once.
+    public static let maxFieldsPerPage = 1_000
 
     /// Loads and validates a flow file. A bad flow is rejected whole with every problem listed.
     public static func load(contentsOf path: String, limits: JSONLimits = .default) throws(DocumentError) -> Flow {
@@ -74,7 +80,7 @@ extension Flow {
 
     /// Reads a file whole, with a clear error when it cannot be read or is too large. The file's
     /// type is checked before it is opened, and it is opened without blocking, so a named pipe
-    /// or a device is reported as what it is and never waited on.
+    /// or a device is reported as what it is and never waited on (`RegularFile`).
     public static func readDocument(_ path: String, limits: JSONLimits = .default) throws(DocumentError) -> [UInt8] {
         try path.withCString { readDocument(cPath: $0, name: path, limits: limits) }.get()
     }
@@ -84,45 +90,14 @@ extension Flow {
     public static func readDocument(cPath path: UnsafePointer<CChar>, name: String, limits: JSONLimits = .default)
         -> Result<[UInt8], DocumentError>
     {
-        let unreadable = { (message: String) in
-            Result<[UInt8], DocumentError>.failure(DocumentError([Diagnostic.whole(file: name, message: message)]))
-        }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            return unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
-        }
-        if let problem = FileProblem.notRegular(info.st_mode) { return unreadable("cannot read the file: \(problem)") }
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            return unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
-        }
-        defer { close(descriptor) }
-        // What was opened may not be what was looked at (the path changed in between).
-        guard fstat(descriptor, &info) == 0 else { return unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))") }
-        if let problem = FileProblem.notRegular(info.st_mode) { return unreadable("cannot read the file: \(problem)") }
-        let tooLarge = { (size: Int) in unreadable("the document is \(size) bytes; the limit is \(limits.documentBytes)") }
-        if Int(info.st_size) > limits.documentBytes { return tooLarge(Int(info.st_size)) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        var count = 0
-        while true {
-            if count == bytes.count {
-                // The file grew since it was measured.
-                if count > limits.documentBytes { return tooLarge(count) }
-                bytes.append(contentsOf: repeatElement(0, count: max(4096, count)))
+        RegularFile.read(cPath: path, maxBytes: limits.documentBytes).mapError { problem in
+            let message: String
+            switch problem {
+            case .missing(let reason), .unreadable(let reason): message = "cannot read the file: \(reason)"
+            case .tooLarge(let size): message = "the document is \(size) bytes; the limit is \(limits.documentBytes)"
             }
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                Foundation.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-            }
-            if read < 0 {
-                if errno == EINTR { continue }
-                return unreadable("cannot read the file: \(FileProblem.describe(errno: errno, path: path))")
-            }
-            if read == 0 { break }
-            count += read
+            return DocumentError([Diagnostic.whole(file: name, message: message)])
         }
-        if count > limits.documentBytes { return tooLarge(count) }
-        bytes.removeLast(bytes.count - count)
-        return .success(bytes)
     }
 }
 
@@ -288,6 +263,7 @@ struct FlowLoader {
     mutating func localized(_ value: JSONValue, at path: JSONPath, what: String) -> LocalizedText? {
         switch value {
         case .string(let text):
+            checkDisplayLength(text, at: path, what: what)
             return LocalizedText(text)
         case .object(let object):
             if object.isEmpty {
@@ -301,6 +277,7 @@ struct FlowLoader {
                     reader.error(path + tag, problem, onKey: true)
                 }
                 if let text = reader.string(text, at: path + tag, what: "\(what) in '\(tag)'") {
+                    checkDisplayLength(text, at: path + tag, what: "\(what) in '\(tag)'")
                     entries.append(LocalizedText.Entry(tag: tag, text: text))
                 }
             }
@@ -308,6 +285,18 @@ struct FlowLoader {
         default:
             reader.error(path, "\(what) must be a string or an object of language tags to strings, not \(value.typeName)")
             return nil
+        }
+    }
+
+    /// A display string longer than `Flow.maxDisplayCharacters` is a problem at `path`.
+    mutating func checkDisplayLength(_ text: String, at path: JSONPath, what: String) {
+        // Characters are never more than bytes: most texts are decided without counting.
+        guard text.utf8.count > Flow.maxDisplayCharacters else { return }
+        let count = text.count
+        if count > Flow.maxDisplayCharacters {
+            reader.error(
+                path,
+                "\(what) is \(count) characters long; a display string has at most \(Flow.maxDisplayCharacters) (a longer text takes seconds to lay out)")
         }
     }
 
@@ -431,6 +420,10 @@ struct FlowLoader {
         let start = fields.count
         if let fieldsValue = object["fields"], let list = reader.array(fieldsValue, at: path + "fields", what: "fields") {
             for (at, fieldValue) in list.enumerated() {
+                if at == Flow.maxFieldsPerPage {
+                    reader.error(path + "fields" + at, "a page has at most \(Flow.maxFieldsPerPage) fields (this one has \(list.count))")
+                    break
+                }
                 if fields.count >= Flow.maxFields {
                     reader.error(path + "fields" + at, "a flow has at most \(Flow.maxFields) fields")
                     break

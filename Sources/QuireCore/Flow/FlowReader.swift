@@ -118,7 +118,7 @@ struct FlowReader {
             case 4:
                 if try beginArray() {
                     repeat {
-                        guard fields.count < Flow.maxFields else { throw Bail() }
+                        guard fields.count < Flow.maxFields, fields.count - start < Flow.maxFieldsPerPage else { throw Bail() }
                         try field(page: index)
                     } while try nextElement()
                 }
@@ -329,6 +329,8 @@ struct FlowReader {
         let start = at
         if bytes[at] == UInt8(ascii: "\"") {
             try checkedText()
+            // Longer than the cap in bytes (quotes and escapes included): the full path counts.
+            if at - start > Flow.maxDisplayCharacters { throw Bail() }
         } else {
             guard try beginObject() else { throw Bail() }
             tagRanges.removeAll(keepingCapacity: true)
@@ -338,7 +340,9 @@ struct FlowReader {
                 tagRanges.append(key)
                 try checkLanguageTag(key, slot: tagRanges.count - 1)
                 try colon()
+                let text = at
                 try checkedText()
+                if at - text > Flow.maxDisplayCharacters { throw Bail() }
             } while try nextMember()
         }
         return LocalizedText(source: source, offset: start)
