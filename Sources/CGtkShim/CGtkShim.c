@@ -47,6 +47,48 @@ gulong quire_signal_connect(gpointer instance, const char *signal, const void *h
 
 void quire_signal_emit(gpointer instance, const char *signal) { g_signal_emit_by_name(instance, signal); }
 
+void quire_signal_emit_pointer(gpointer instance, const char *signal, gpointer argument) {
+    g_signal_emit_by_name(instance, signal, argument);
+}
+
+void quire_signal_emit_double2(gpointer instance, const char *signal, double a, double b) {
+    g_signal_emit_by_name(instance, signal, a, b);
+}
+
+gboolean quire_signal_emit_double2_boolean(gpointer instance, const char *signal, double a, double b) {
+    gboolean result = FALSE;
+    g_signal_emit_by_name(instance, signal, a, b, &result);
+    return result;
+}
+
+void quire_signal_emit_int_double2(gpointer instance, const char *signal, int n, double x, double y) {
+    g_signal_emit_by_name(instance, signal, n, x, y);
+}
+
+gboolean quire_signal_emit_key(gpointer instance, const char *signal, guint keyval, guint keycode,
+                               GdkModifierType state) {
+    gboolean result = FALSE;
+    g_signal_emit_by_name(instance, signal, keyval, keycode, state, &result);
+    return result;
+}
+
+gboolean quire_signal_emit_boolean(gpointer instance, const char *signal, gboolean value) {
+    gboolean result = FALSE;
+    g_signal_emit_by_name(instance, signal, value, &result);
+    return result;
+}
+
+void quire_signal_emit_int2(gpointer instance, const char *signal, int a, int b) {
+    g_signal_emit_by_name(instance, signal, a, b);
+}
+
+void quire_signal_emit_insert_text(gpointer instance, const char *text, int length, int *position) {
+    g_signal_emit_by_name(instance, "insert-text", text, length, position);
+}
+
+GType quire_type_of(gpointer instance) { return G_TYPE_FROM_INSTANCE(instance); }
+GType quire_signal_fundamental(GType type) { return G_TYPE_FUNDAMENTAL(type & ~G_SIGNAL_TYPE_STATIC_SCOPE); }
+
 GtkWidget *quire_drawing_area_new_with_role(GtkAccessibleRole role) {
     return g_object_new(GTK_TYPE_DRAWING_AREA, "accessible-role", role, NULL);
 }

@@ -135,7 +135,9 @@ final class EmbeddedView {
         host.onCompleted = { [weak self] _ in self?.showCompleted() }
         if host.session.completed != nil { showCompleted() }
         g_object_set_data_full(quire_object(outer), EmbeddedView.key, Unmanaged.passRetained(self).toOpaque(), releaseEmbeddedView)
-        _ = quire_signal_connect(outer, "destroy", unsafeBitCast(destroyEntry, to: UnsafeRawPointer.self), nil, nil, 0)
+        // `destroy` on the outer widget: drops the view (its data's destroy notifier releases it).
+        let widget = outer
+        Widget.onDestroy(unowned: widget) { g_object_set_data(quire_object(widget), EmbeddedView.key, nil) }
     }
 
     /// The engine was freed while the widget lives: it shows the last state and takes no input.
@@ -160,12 +162,6 @@ final class EmbeddedView {
         guard let data = g_object_get_data(quire_object(widget), key) else { return nil }
         return Unmanaged<EmbeddedView>.fromOpaque(data).takeUnretainedValue()
     }
-}
-
-/// `destroy` on the outer widget: drops the view (its data's destroy notifier releases it).
-private let destroyEntry: @convention(c) (gpointer?, gpointer?) -> Void = { instance, _ in
-    guard let instance else { return }
-    g_object_set_data(quire_object(instance), EmbeddedView.key, nil)
 }
 
 /// Releases the view when the outer widget lets go of it: it stops listening to the engine first.

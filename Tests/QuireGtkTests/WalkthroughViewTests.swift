@@ -59,8 +59,8 @@ struct WalkthroughViewTests {
         var frames: ObjectRef?
         Toolkit.run(milliseconds: 3000) {
             if frames == nil, let clock = gtk_widget_get_frame_clock(view.root.widget) {
-                let clockRef = ObjectRef(UnsafeMutableRawPointer(clock), .retain)
-                clockRef.on("after-paint") { if builtAtFirstPaint == nil { builtAtFirstPaint = view.input.isBuilt } }
+                let clockRef = FrameClock(UnsafeMutableRawPointer(clock))
+                clockRef.onAfterPaint { if builtAtFirstPaint == nil { builtAtFirstPaint = view.input.isBuilt } }
                 frames = clockRef
             }
             return builtAtFirstPaint != nil
@@ -104,9 +104,9 @@ struct WalkthroughViewTests {
         window.wait { view.host.session.transition == nil && !view.isClockRunning }
         Toolkit.run(milliseconds: 400)  // let the last frame and any style transition finish
         let clock = try #require(gtk_widget_get_frame_clock(view.root.widget))
-        let frames = ObjectRef(UnsafeMutableRawPointer(clock), .retain)
+        let frames = FrameClock(UnsafeMutableRawPointer(clock))
         var painted = 0
-        frames.on("paint") { painted += 1 }
+        frames.onPaint { painted += 1 }
         Toolkit.run(milliseconds: 600)
         #expect(painted == 0)
         // A move draws frames again, and stops.

@@ -45,6 +45,28 @@ gulong quire_signal_connect(gpointer instance, const char *signal, const void *h
 // Emits a signal without arguments or result (tests; g_signal_emit_by_name is variadic).
 void quire_signal_emit(gpointer instance, const char *signal);
 
+// Emits a signal with the C arguments it declares, returning its result where it has one (tests;
+// g_signal_emit_by_name is variadic): `cancel (GdkEventSequence *)`, `notify (GParamSpec *)`…;
+// `drag-begin/update/end (double, double)`; `scroll (double, double) -> gboolean`;
+// `pressed/released (int, double, double)`; `key-pressed (guint, guint, GdkModifierType) ->
+// gboolean`; `state-set (gboolean) -> gboolean`; `delete-text (int, int)`; `insert-text (const
+// char *, int, int *)`.
+void quire_signal_emit_pointer(gpointer instance, const char *signal, gpointer argument);
+void quire_signal_emit_double2(gpointer instance, const char *signal, double a, double b);
+gboolean quire_signal_emit_double2_boolean(gpointer instance, const char *signal, double a, double b);
+void quire_signal_emit_int_double2(gpointer instance, const char *signal, int n, double x, double y);
+gboolean quire_signal_emit_key(gpointer instance, const char *signal, guint keyval, guint keycode,
+                               GdkModifierType state);
+gboolean quire_signal_emit_boolean(gpointer instance, const char *signal, gboolean value);
+void quire_signal_emit_int2(gpointer instance, const char *signal, int a, int b);
+void quire_signal_emit_insert_text(gpointer instance, const char *text, int length, int *position);
+
+// For the signal signature check: the GType of an instance (G_TYPE_FROM_INSTANCE), and the
+// fundamental type of a signal's argument or result type (its G_SIGNAL_TYPE_STATIC_SCOPE bit
+// cleared, then G_TYPE_FUNDAMENTAL).
+GType quire_type_of(gpointer instance);
+GType quire_signal_fundamental(GType type);
+
 // A drawing area whose accessible role is not the default (the role is construct-only).
 GtkWidget *quire_drawing_area_new_with_role(GtkAccessibleRole role);
 

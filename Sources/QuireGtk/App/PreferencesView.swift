@@ -12,7 +12,7 @@ import QuireCore
 /// again, which checks them as it does the first time; Cancel there keeps them as they were.
 @MainActor
 final class PreferencesView {
-    let window: ObjectRef
+    let window: Window
     private(set) var rows: [Row] = []
     /// A setting changed: the field's id and its new value (seconds).
     var onChange: ((String, Int) -> Void)?
@@ -22,10 +22,10 @@ final class PreferencesView {
         let field: Field
         let options: DurationOptions
         /// The wheels' spin buttons, in the field's component order.
-        let spins: [(component: DurationComponent, button: Widget)]
+        let spins: [(component: DurationComponent, button: SpinButton)]
         fileprivate var handlers: [SignalHandler] = []
 
-        init(field: Field, options: DurationOptions, spins: [(component: DurationComponent, button: Widget)]) {
+        init(field: Field, options: DurationOptions, spins: [(component: DurationComponent, button: SpinButton)]) {
             self.field = field
             self.options = options
             self.spins = spins
@@ -63,7 +63,7 @@ final class PreferencesView {
     init(flow: Flow, locale: String, values: JSONObject, parent: UnsafeMutablePointer<GtkWindow>?) {
         let strings = AppStrings(locale: locale)
         let words = Strings(locale: locale)
-        window = ObjectRef(UnsafeMutableRawPointer(gtk_window_new()!), .sink)
+        window = Window(new: gtk_window_new())
         let gtkWindow = quire_window(window.pointer)
         gtk_window_set_title(gtkWindow, strings.preferences)
         gtk_window_set_modal(gtkWindow, 1)
@@ -81,7 +81,7 @@ final class PreferencesView {
             label.hexpand = true
             label.setXAlign(0)
             line.append(label)
-            var spins: [(component: DurationComponent, button: Widget)] = []
+            var spins: [(component: DurationComponent, button: SpinButton)] = []
             for component in options.components {
                 let (upper, step): (Double, Double) =
                     switch component {
@@ -89,7 +89,7 @@ final class PreferencesView {
                     case .minutes: (Double(60 - options.minuteInterval), Double(options.minuteInterval))
                     case .seconds: (59, 1)
                     }
-                let spin = Widget(new: gtk_spin_button_new_with_range(0, upper, step))
+                let spin = SpinButton(new: gtk_spin_button_new_with_range(0, upper, step))
                 gtk_spin_button_set_snap_to_ticks(OpaquePointer(spin.widget), 1)
                 gtk_spin_button_set_numeric(OpaquePointer(spin.widget), 1)
                 gtk_spin_button_set_wrap(OpaquePointer(spin.widget), 0)
@@ -105,7 +105,7 @@ final class PreferencesView {
             let row = Row(field: field, options: options, spins: spins)
             for spin in spins {
                 row.handlers.append(
-                    spin.button.on("value-changed") { [weak self, weak row] in
+                    spin.button.onValueChanged { [weak self, weak row] in
                         guard let self, let row else { return }
                         self.changed(row)
                     })

@@ -56,8 +56,8 @@ public final class QuireApplication {
 
     private let flow: Flow
     private let options: Options
-    private let app: ObjectRef
-    private var window: ObjectRef?
+    private let app: Application
+    private var window: Window?
     private var walkthrough: WalkthroughView?
     private var mainView: MainView?
     private var header: Widget?
@@ -91,7 +91,7 @@ public final class QuireApplication {
         self.flow = flow
         self.options = options
         storage = AppStorage(flowID: flow.id)
-        app = ObjectRef(UnsafeMutableRawPointer(gtk_application_new(Self.applicationID, G_APPLICATION_NON_UNIQUE)!), .full)
+        app = Application(new: gtk_application_new(Self.applicationID, G_APPLICATION_NON_UNIQUE))
     }
 
     /// Runs the app until its last window closes; returns the process exit code. Without a
@@ -112,8 +112,8 @@ public final class QuireApplication {
     }
 
     private func run() -> Int32 {
-        app.on("startup") { [weak self] in self?.startup() }
-        app.on("activate") { [weak self] in self?.activate() }
+        app.onStartup { [weak self] in self?.startup() }
+        app.onActivate { [weak self] in self?.activate() }
         let status = g_application_run(quire_g_application(app.pointer), 0, nil)
         flushPendingSave()
         saveRecording()
@@ -174,8 +174,8 @@ public final class QuireApplication {
     }
 
     private func addAction(_ name: String, accelerators: [String], _ handler: @escaping @MainActor () -> Void) {
-        let action = ObjectRef(UnsafeMutableRawPointer(g_simple_action_new(name, nil)!), .full)
-        action.onPointer("activate") { _ in handler() }
+        let action = SimpleAction(new: g_simple_action_new(name, nil))
+        action.onActivate { _ in handler() }
         g_action_map_add_action(quire_action_map(app.pointer), OpaquePointer(action.pointer))
         actions[name] = action
         withCStrings(accelerators) { list in
@@ -191,14 +191,14 @@ public final class QuireApplication {
     }
 
     private func buildWindow() {
-        let window = ObjectRef(UnsafeMutableRawPointer(gtk_application_window_new(quire_application(app.pointer))!), .sink)
+        let window = Window(new: gtk_application_window_new(quire_application(app.pointer)))
         self.window = window
         let gtkWindow = quire_window(window.pointer)
         gtk_window_set_default_size(gtkWindow, 520, 680)
         let header = Widget(new: gtk_header_bar_new())
         self.header = header
         gtk_window_set_titlebar(gtkWindow, header.widget)
-        window.on("destroy") { [weak self] in self?.windowClosed() }
+        window.onDestroy { [weak self] in self?.windowClosed() }
         // First launch: the walkthrough (resumed where it was left); once it was finished or
         // cancelled (settings saved), the main window. A recording always starts a new
         // walkthrough (a script starts from a flow).
@@ -415,7 +415,7 @@ public final class QuireApplication {
         }
         let view = PreferencesView(flow: flow, locale: locale, values: settingValues, parent: quire_window(window.pointer))
         view.onChange = { [weak self] field, seconds in self?.settingChanged(field, seconds) }
-        view.window.on("destroy") { [weak self] in self?.preferences = nil }
+        view.window.onDestroy { [weak self] in self?.preferences = nil }
         preferences = view
         view.present()
     }
@@ -462,8 +462,8 @@ public final class QuireApplication {
             MainActor.assumeIsolated {
                 let app = Unmanaged<QuireApplication>.fromOpaque(data.raw!).takeUnretainedValue()
                 guard let clock = clock.raw else { return }
-                let frames = ObjectRef(clock, .retain)
-                frames.on("after-paint") { [weak app, weak frames] in
+                let frames = FrameClock(clock)
+                frames.onAfterPaint { [weak app, weak frames] in
                     guard let app, let frames, !app.firstFramePainted else { return }
                     app.firstFramePainted = true
                     frames.disconnectAll()

@@ -70,14 +70,15 @@ public enum MainLoop {
         init(_ body: @escaping @MainActor () -> Void) { self.body = body }
     }
 
-    /// Runs `body` once when the loop is idle (default idle priority: after drawing and input).
+    /// Runs `body` once when the loop is idle (by default at idle priority: after drawing and
+    /// input; `G_PRIORITY_HIGH`: before anything else the loop has to do, drawing included).
     @MainActor
-    public static func idle(_ body: @escaping @MainActor () -> Void) -> IdleCall {
+    public static func idle(priority: Int32 = G_PRIORITY_DEFAULT_IDLE, _ body: @escaping @MainActor () -> Void) -> IdleCall {
         let call = IdleCall()
         let work = Work(body)
         work.call = call
         let data = Unmanaged.passRetained(work).toOpaque()
-        call.id = g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
+        call.id = g_idle_add_full(priority, { data in
             let data = CPointer(data)
             MainActor.assumeIsolated {
                 let work = Unmanaged<Work>.fromOpaque(data.raw!).takeUnretainedValue()

@@ -34,146 +34,233 @@ public struct SignalHandler: Hashable, Sendable {
     public let id: gulong
 }
 
-// C entry points, one per signal signature. GTK emits on the main thread, so each enters the
-// main actor synchronously (`MainActor.assumeIsolated`), never through a task GLib would not run.
+// Every signal the shell connects has a typed helper below, on the wrapper of the class that
+// declares the signal, its name written once, here: a closure with the signal's real parameters,
+// and a C entry point with the signal's real C signature. There is no public way to connect a
+// signal by name, so a name cannot be paired with the wrong signature (GtkGesture::cancel
+// connected as `void (gpointer, gpointer)` once read its NULL GdkEventSequence as the user data,
+// and crashed on every ordinary click). `connect` checks each signature against GLib's own
+// (`g_signal_query`) as well, so a mistake in this table fails at once, by name.
+
+/// The fundamental type of a signal's argument or result, named as GLib registers it.
+enum SignalValue: String, Sendable {
+    case none = "void"
+    case boolean = "gboolean"
+    case int = "gint"
+    case uint = "guint"
+    case flags = "GFlags"
+    case double = "gdouble"
+    case string = "gchararray"
+    case pointer = "gpointer"
+    case boxed = "GBoxed"
+    case param = "GParam"
+    case variant = "GVariant"
+
+    var type: GType { g_type_from_name(rawValue) }
+}
+
+/// What a C entry point reads: the signal's result and its arguments between the instance and
+/// the user data.
+struct SignalSignature: Sendable, CustomStringConvertible {
+    let returns: SignalValue
+    let parameters: [SignalValue]
+
+    init(_ parameters: [SignalValue] = [], returns: SignalValue = .none) {
+        self.parameters = parameters
+        self.returns = returns
+    }
+
+    var description: String {
+        "(\(parameters.map(\.rawValue).joined(separator: ", "))) -> \(returns.rawValue)"
+    }
+}
+
+/// Why `signal` on `instance` does not have `expected`'s signature; nil when it has it (the
+/// number of arguments, their fundamental types and the result's). Nothing is allocated when
+/// they agree: every connect asks.
+func signalMismatch(_ instance: UnsafeMutableRawPointer, _ signal: String, _ expected: SignalSignature) -> String? {
+    let type = quire_type_of(instance)
+    var id: guint = 0
+    var detail: GQuark = 0
+    guard g_signal_parse_name(signal, type, &id, &detail, 1) != 0, id != 0 else {
+        return "no signal \(signal) on \(String(cString: g_type_name(type)))"
+    }
+    var query = GSignalQuery()
+    g_signal_query(id, &query)
+    let count = Int(query.n_params)
+    let returns = quire_signal_fundamental(query.return_type)
+    if count == expected.parameters.count, returns == expected.returns.type,
+        (0..<count).allSatisfy({ quire_signal_fundamental(query.param_types[$0]) == expected.parameters[$0].type })
+    {
+        return nil
+    }
+    let names = (0..<count).map { String(cString: g_type_name(quire_signal_fundamental(query.param_types[$0]))) }
+    let actual = "(\(names.joined(separator: ", "))) -> \(String(cString: g_type_name(returns)))"
+    return "\(String(cString: g_type_name(type)))::\(signal) is \(actual), its handler reads \(expected)"
+}
+
+/// A C entry point for one signal signature and the Swift closure type it calls. GTK emits on
+/// the main thread, so each enters the main actor synchronously (`MainActor.assumeIsolated`),
+/// never through a task GLib would not run.
+private struct SignalEntry<Handler>: @unchecked Sendable {
+    /// The typed C function, as GCallback's untyped pointer (the one cast).
+    let function: UnsafeRawPointer
+    let signature: SignalSignature
+
+    init<Function>(_ function: Function, _ signature: SignalSignature) {
+        self.function = unsafeBitCast(function, to: UnsafeRawPointer.self)
+        self.signature = signature
+    }
+}
+
 typealias VoidHandler = @MainActor () -> Void
 typealias PointHandler = @MainActor (Double, Double) -> Void
 typealias ScrollHandler = @MainActor (Double, Double) -> Bool
 typealias PressHandler = @MainActor (Int32, Double, Double) -> Void
 typealias KeyHandler = @MainActor (UInt32, UInt32, GdkModifierType) -> Bool
 typealias BoolHandler = @MainActor (Bool) -> Bool
-typealias SizeHandler = @MainActor (Int32, Int32) -> Void
-typealias VariantHandler = @MainActor (OpaquePointer?) -> Void
-typealias TextHandler = @MainActor (String) -> Int32?
+typealias IntPairHandler = @MainActor (Int32, Int32) -> Void
+typealias PointerHandler = @MainActor (OpaquePointer?) -> Void
+typealias InsertTextHandler = @MainActor (String, inout Int32) -> Void
 
-private let voidEntry: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
-    let data = CPointer(data)
-    return MainActor.assumeIsolated { box(data, VoidHandler.self)() }
-}
-private let pointEntry: @convention(c) (gpointer?, Double, Double, gpointer?) -> Void = { _, x, y, data in
-    let data = CPointer(data)
-    return MainActor.assumeIsolated { box(data, PointHandler.self)(x, y) }
-}
-private let scrollEntry: @convention(c) (gpointer?, Double, Double, gpointer?) -> gboolean = { _, x, y, data in
-    let data = CPointer(data)
-    return MainActor.assumeIsolated { box(data, ScrollHandler.self)(x, y) ? 1 : 0 }
-}
-private let pressEntry: @convention(c) (gpointer?, Int32, Double, Double, gpointer?) -> Void = { _, n, x, y, data in
-    let data = CPointer(data)
-    return MainActor.assumeIsolated { box(data, PressHandler.self)(n, x, y) }
-}
-private let keyEntry: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = {
-    _, keyval, keycode, state, data in
-    let data = CPointer(data)
-    return MainActor.assumeIsolated { box(data, KeyHandler.self)(keyval, keycode, state) ? 1 : 0 }
-}
-private let boolEntry: @convention(c) (gpointer?, gboolean, gpointer?) -> gboolean = { _, value, data in
-    let data = CPointer(data)
-    return MainActor.assumeIsolated { box(data, BoolHandler.self)(value != 0) ? 1 : 0 }
-}
-private let sizeEntry: @convention(c) (gpointer?, Int32, Int32, gpointer?) -> Void = { _, width, height, data in
-    let data = CPointer(data)
-    return MainActor.assumeIsolated { box(data, SizeHandler.self)(width, height) }
-}
-/// `notify::PROPERTY` and `GSimpleAction::activate` have one pointer argument before the data.
-private let pointerEntry: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, argument, data in
-    let data = CPointer(data)
-    let argument = CPointer(argument)
-    return MainActor.assumeIsolated { box(data, VariantHandler.self)(argument.raw.map(OpaquePointer.init)) }
-}
+/// `void (*) (gpointer instance, gpointer data)`.
+private let voidEntry = SignalEntry<VoidHandler>(
+    { (_: gpointer?, data: gpointer?) in
+        let data = CPointer(data)
+        MainActor.assumeIsolated { box(data, VoidHandler.self)() }
+    } as @convention(c) (gpointer?, gpointer?) -> Void,
+    SignalSignature())
 
-/// `GtkEditable::insert-text (text, length, position*)`.
-private let insertTextEntry: @convention(c) (gpointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?, gpointer?) -> Void = {
-    _, text, length, position, data in
-    let data = CPointer(data)
-    let position = CPointer(position.map(UnsafeMutableRawPointer.init))
-    let string: String
-    if let text {
-        let bytes = length < 0 ? strlen(text) : Int(length)
-        string = text.withMemoryRebound(to: UInt8.self, capacity: bytes) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: bytes), as: UTF8.self)
+/// `void (*) (gpointer, GParamSpec *, gpointer)`: `notify::PROPERTY`; the handler knows the property.
+private let notifyEntry = SignalEntry<VoidHandler>(
+    { (_: gpointer?, _: OpaquePointer?, data: gpointer?) in
+        let data = CPointer(data)
+        MainActor.assumeIsolated { box(data, VoidHandler.self)() }
+    } as @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void,
+    SignalSignature([.param]))
+
+/// `void (*) (gpointer, double, double, gpointer)`.
+private let pointEntry = SignalEntry<PointHandler>(
+    { (_: gpointer?, x: Double, y: Double, data: gpointer?) in
+        let data = CPointer(data)
+        MainActor.assumeIsolated { box(data, PointHandler.self)(x, y) }
+    } as @convention(c) (gpointer?, Double, Double, gpointer?) -> Void,
+    SignalSignature([.double, .double]))
+
+/// `gboolean (*) (gpointer, double, double, gpointer)`.
+private let scrollEntry = SignalEntry<ScrollHandler>(
+    { (_: gpointer?, x: Double, y: Double, data: gpointer?) -> gboolean in
+        let data = CPointer(data)
+        return MainActor.assumeIsolated { box(data, ScrollHandler.self)(x, y) ? 1 : 0 }
+    } as @convention(c) (gpointer?, Double, Double, gpointer?) -> gboolean,
+    SignalSignature([.double, .double], returns: .boolean))
+
+/// `void (*) (gpointer, int, double, double, gpointer)`.
+private let pressEntry = SignalEntry<PressHandler>(
+    { (_: gpointer?, n: Int32, x: Double, y: Double, data: gpointer?) in
+        let data = CPointer(data)
+        MainActor.assumeIsolated { box(data, PressHandler.self)(n, x, y) }
+    } as @convention(c) (gpointer?, Int32, Double, Double, gpointer?) -> Void,
+    SignalSignature([.int, .double, .double]))
+
+/// `gboolean (*) (gpointer, guint, guint, GdkModifierType, gpointer)`.
+private let keyEntry = SignalEntry<KeyHandler>(
+    { (_: gpointer?, keyval: guint, keycode: guint, state: GdkModifierType, data: gpointer?) -> gboolean in
+        let data = CPointer(data)
+        return MainActor.assumeIsolated { box(data, KeyHandler.self)(keyval, keycode, state) ? 1 : 0 }
+    } as @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean,
+    SignalSignature([.uint, .uint, .flags], returns: .boolean))
+
+/// `gboolean (*) (gpointer, gboolean, gpointer)`.
+private let boolEntry = SignalEntry<BoolHandler>(
+    { (_: gpointer?, value: gboolean, data: gpointer?) -> gboolean in
+        let data = CPointer(data)
+        return MainActor.assumeIsolated { box(data, BoolHandler.self)(value != 0) ? 1 : 0 }
+    } as @convention(c) (gpointer?, gboolean, gpointer?) -> gboolean,
+    SignalSignature([.boolean], returns: .boolean))
+
+/// `void (*) (gpointer, int, int, gpointer)`.
+private let intPairEntry = SignalEntry<IntPairHandler>(
+    { (_: gpointer?, a: Int32, b: Int32, data: gpointer?) in
+        let data = CPointer(data)
+        MainActor.assumeIsolated { box(data, IntPairHandler.self)(a, b) }
+    } as @convention(c) (gpointer?, Int32, Int32, gpointer?) -> Void,
+    SignalSignature([.int, .int]))
+
+/// `void (*) (gpointer, GdkEventSequence *, gpointer)`: a gesture's `cancel` (NULL for a mouse).
+private let sequenceEntry = SignalEntry<PointerHandler>(
+    { (_: gpointer?, sequence: OpaquePointer?, data: gpointer?) in
+        let data = CPointer(data)
+        let sequence = CPointer(sequence)
+        MainActor.assumeIsolated { box(data, PointerHandler.self)(sequence.raw.map(OpaquePointer.init)) }
+    } as @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void,
+    SignalSignature([.boxed]))
+
+/// `void (*) (gpointer, GVariant *, gpointer)`: an action's `activate` (NULL without a parameter).
+private let variantEntry = SignalEntry<PointerHandler>(
+    { (_: gpointer?, parameter: OpaquePointer?, data: gpointer?) in
+        let data = CPointer(data)
+        let parameter = CPointer(parameter)
+        MainActor.assumeIsolated { box(data, PointerHandler.self)(parameter.raw.map(OpaquePointer.init)) }
+    } as @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void,
+    SignalSignature([.variant]))
+
+/// `void (*) (gpointer, const char *text, int length, int *position, gpointer)`: `insert-text`;
+/// the text is `length` bytes of UTF-8 (all of it when negative); the handler reads and may move
+/// `*position` (characters).
+private let insertTextEntry = SignalEntry<InsertTextHandler>(
+    { (_: gpointer?, text: UnsafePointer<CChar>?, length: Int32, position: UnsafeMutablePointer<Int32>?, data: gpointer?) in
+        let data = CPointer(data)
+        let position = CPointer(position.map(UnsafeMutableRawPointer.init))
+        let string: String
+        if let text {
+            let bytes = length < 0 ? strlen(text) : Int(length)
+            string = text.withMemoryRebound(to: UInt8.self, capacity: bytes) {
+                String(decoding: UnsafeBufferPointer(start: $0, count: bytes), as: UTF8.self)
+            }
+        } else {
+            string = ""
         }
-    } else {
-        string = ""
-    }
-    MainActor.assumeIsolated {
-        if let moved = box(data, TextHandler.self)(string) {
-            position.raw?.assumingMemoryBound(to: Int32.self).pointee = moved
+        MainActor.assumeIsolated {
+            let pointee = position.raw?.assumingMemoryBound(to: Int32.self)
+            var at = pointee?.pointee ?? 0
+            box(data, InsertTextHandler.self)(string, &at)
+            pointee?.pointee = at
         }
-    }
+    } as @convention(c) (gpointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?, gpointer?) -> Void,
+    SignalSignature([.string, .int, .pointer]))
+
+/// The one connect: checks the signal's signature against the entry's, then hands GLib the
+/// boxed closure (released by GLib). Returns the handler id.
+private func connectSignal<Handler>(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, _ entry: SignalEntry<Handler>, _ handler: Handler
+) -> gulong {
+    if let mismatch = signalMismatch(instance, signal, entry.signature) { preconditionFailure(mismatch) }
+    let data = Unmanaged.passRetained(SignalBox(handler) as AnyObject).toOpaque()
+    let id = quire_signal_connect(instance, signal, entry.function, data, releaseBoxNotify, 0)
+    precondition(id != 0, "cannot connect \(signal) on \(Borrowed(instance).typeName)")
+    return id
 }
 
 extension ObjectRef {
-    private func connect<Handler, Entry>(
-        _ signal: String, entry: Entry, after: Bool, _ handler: Handler
-    ) -> SignalHandler {
-        let data = Unmanaged.passRetained(SignalBox(handler) as AnyObject).toOpaque()
-        // The one cast from a typed C function to GCallback's untyped pointer.
-        let function = unsafeBitCast(entry, to: UnsafeRawPointer.self)
-        let id = quire_signal_connect(pointer, signal, function, data, releaseBoxNotify, after ? 1 : 0)
-        precondition(id != 0, "no signal \(signal) on \(borrowed.typeName)")
+    /// Connects a handler this wrapper owns (disconnected when the wrapper goes).
+    fileprivate func connect<Handler>(_ signal: String, _ entry: SignalEntry<Handler>, _ handler: Handler) -> SignalHandler {
+        let id = connectSignal(pointer, signal, entry, handler)
         handlerIDs.append(id)
         return SignalHandler(id: id)
     }
 
-    /// A signal with no arguments: `clicked`, `activate`, `changed`, `drag-begin`-less controllers.
+    /// `GObject::notify::PROPERTY`: the property changed.
     @discardableResult
-    public func on(_ signal: String, after: Bool = false, _ handler: @escaping @MainActor () -> Void) -> SignalHandler {
-        connect(signal, entry: voidEntry, after: after, handler as VoidHandler)
-    }
-
-    /// Two doubles, no result: `drag-begin`, `drag-update`, `drag-end`, `decelerate`.
-    @discardableResult
-    public func onPoint(_ signal: String, _ handler: @escaping @MainActor (Double, Double) -> Void) -> SignalHandler {
-        connect(signal, entry: pointEntry, after: false, handler as PointHandler)
-    }
-
-    /// `scroll` (dx, dy) → handled.
-    @discardableResult
-    public func onScroll(_ handler: @escaping @MainActor (Double, Double) -> Bool) -> SignalHandler {
-        connect("scroll", entry: scrollEntry, after: false, handler as ScrollHandler)
-    }
-
-    /// `pressed` / `released` of a click gesture: (presses, x, y).
-    @discardableResult
-    public func onPress(_ signal: String, _ handler: @escaping @MainActor (Int32, Double, Double) -> Void) -> SignalHandler {
-        connect(signal, entry: pressEntry, after: false, handler as PressHandler)
-    }
-
-    /// `key-pressed` (keyval, keycode, modifiers) → handled.
-    @discardableResult
-    public func onKey(_ signal: String, _ handler: @escaping @MainActor (UInt32, UInt32, GdkModifierType) -> Bool) -> SignalHandler {
-        connect(signal, entry: keyEntry, after: false, handler as KeyHandler)
-    }
-
-    /// A boolean argument and a boolean result: `GtkSwitch::state-set`.
-    @discardableResult
-    public func onBool(_ signal: String, _ handler: @escaping @MainActor (Bool) -> Bool) -> SignalHandler {
-        connect(signal, entry: boolEntry, after: false, handler as BoolHandler)
-    }
-
-    /// `insert-text` of a GtkEditable: the inserted text; the handler may return where the cursor
-    /// goes after the signal (in characters).
-    @discardableResult
-    public func onInsertText(_ handler: @escaping @MainActor (String) -> Int32?) -> SignalHandler {
-        connect("insert-text", entry: insertTextEntry, after: false, handler as TextHandler)
+    public func onNotify(_ property: String, _ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        let objectClass = g_type_class_peek(quire_type_of(pointer))?.assumingMemoryBound(to: GObjectClass.self)
+        precondition(g_object_class_find_property(objectClass, property) != nil, "no property \(property) on \(borrowed.typeName)")
+        return connect("notify::\(property)", notifyEntry, handler as VoidHandler)
     }
 
     /// Stops the signal being emitted now from reaching its default handler (an edit a view
     /// turned into an event instead).
     public func stopEmission(_ signal: String) { g_signal_stop_emission_by_name(pointer, signal) }
-
-    /// Two ints: `GtkDrawingArea::resize`, `GtkEditable::delete-text (start, end)`.
-    @discardableResult
-    public func onSize(_ signal: String, _ handler: @escaping @MainActor (Int32, Int32) -> Void) -> SignalHandler {
-        connect(signal, entry: sizeEntry, after: false, handler as SizeHandler)
-    }
-
-    /// One pointer argument: `notify::PROPERTY` (a GParamSpec) or an action's `activate` (a GVariant).
-    @discardableResult
-    public func onPointer(_ signal: String, _ handler: @escaping @MainActor (OpaquePointer?) -> Void) -> SignalHandler {
-        connect(signal, entry: pointerEntry, after: false, handler as VariantHandler)
-    }
 
     /// Runs `body` with a handler blocked, so a view setting its own widget does not hear itself.
     public func withBlocked<T>(_ handler: SignalHandler?, _ body: () -> T) -> T {
@@ -194,5 +281,205 @@ extension ObjectRef {
         guard let index = handlerIDs.firstIndex(of: handler.id) else { return }
         handlerIDs.remove(at: index)
         if g_signal_handler_is_connected(pointer, handler.id) != 0 { g_signal_handler_disconnect(pointer, handler.id) }
+    }
+}
+
+// MARK: The typed helpers, one per signal, on the wrapper of the class that declares it
+
+extension Widget {
+    /// `GtkWidget::map`: the widget is shown on screen.
+    @discardableResult
+    public func onMap(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("map", voidEntry, handler as VoidHandler)
+    }
+
+    /// `GtkWidget::destroy`: the widget is being destroyed (a window closed).
+    @discardableResult
+    public func onDestroy(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("destroy", voidEntry, handler as VoidHandler)
+    }
+
+    /// `GtkWidget::destroy` on a widget no Swift wrapper owns (an embedding app's): the handler
+    /// lives as long as the widget, released by GLib when it is finalized.
+    public static func onDestroy(unowned widget: UnsafeMutableRawPointer, _ handler: @escaping @MainActor () -> Void) {
+        precondition(quire_is_a(widget, gtk_widget_get_type()) != 0, "not a GtkWidget")
+        _ = connectSignal(widget, "destroy", voidEntry, handler as VoidHandler)
+    }
+}
+
+extension Button {
+    /// `GtkButton::clicked`.
+    @discardableResult
+    public func onClicked(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("clicked", voidEntry, handler as VoidHandler)
+    }
+}
+
+extension CheckButton {
+    /// `GtkCheckButton::toggled`.
+    @discardableResult
+    public func onToggled(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("toggled", voidEntry, handler as VoidHandler)
+    }
+}
+
+extension Switch {
+    /// `GtkSwitch::state-set (state) -> handled`: true keeps GTK from setting the state itself.
+    @discardableResult
+    public func onStateSet(_ handler: @escaping @MainActor (_ state: Bool) -> Bool) -> SignalHandler {
+        connect("state-set", boolEntry, handler as BoolHandler)
+    }
+}
+
+extension SpinButton {
+    /// `GtkSpinButton::value-changed`.
+    @discardableResult
+    public func onValueChanged(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("value-changed", voidEntry, handler as VoidHandler)
+    }
+}
+
+extension Editable {
+    /// `GtkEditable::insert-text (text, length, position)`: the text about to be inserted, and
+    /// where (characters); the handler may move `position`, where the cursor goes after the
+    /// insertion.
+    @discardableResult
+    public func onInsertText(_ handler: @escaping @MainActor (_ text: String, _ position: inout Int32) -> Void) -> SignalHandler {
+        connect("insert-text", insertTextEntry, handler as InsertTextHandler)
+    }
+
+    /// `GtkEditable::delete-text (start, end)`: the characters about to be deleted (end -1: to the end).
+    @discardableResult
+    public func onDeleteText(_ handler: @escaping @MainActor (_ start: Int32, _ end: Int32) -> Void) -> SignalHandler {
+        connect("delete-text", intPairEntry, handler as IntPairHandler)
+    }
+
+    /// `GtkEditable::changed`: the text changed.
+    @discardableResult
+    public func onChanged(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("changed", voidEntry, handler as VoidHandler)
+    }
+}
+
+extension Gesture {
+    /// `GtkGesture::cancel (sequence)`: the gesture was cancelled (another claimed the pointer);
+    /// `sequence` is the GdkEventSequence, nil for a mouse.
+    @discardableResult
+    public func onCancel(_ handler: @escaping @MainActor (_ sequence: OpaquePointer?) -> Void) -> SignalHandler {
+        connect("cancel", sequenceEntry, handler as PointerHandler)
+    }
+}
+
+extension DragGesture {
+    /// `GtkGestureDrag::drag-begin (x, y)`: where the drag starts, in the widget.
+    @discardableResult
+    public func onDragBegin(_ handler: @escaping @MainActor (_ x: Double, _ y: Double) -> Void) -> SignalHandler {
+        connect("drag-begin", pointEntry, handler as PointHandler)
+    }
+
+    /// `GtkGestureDrag::drag-update (dx, dy)`: the offset from the start.
+    @discardableResult
+    public func onDragUpdate(_ handler: @escaping @MainActor (_ dx: Double, _ dy: Double) -> Void) -> SignalHandler {
+        connect("drag-update", pointEntry, handler as PointHandler)
+    }
+
+    /// `GtkGestureDrag::drag-end (dx, dy)`: the offset from the start where it ended.
+    @discardableResult
+    public func onDragEnd(_ handler: @escaping @MainActor (_ dx: Double, _ dy: Double) -> Void) -> SignalHandler {
+        connect("drag-end", pointEntry, handler as PointHandler)
+    }
+}
+
+extension ClickGesture {
+    /// `GtkGestureClick::pressed (n, x, y)`: the number of presses so far, and where.
+    @discardableResult
+    public func onPressed(_ handler: @escaping @MainActor (_ n: Int32, _ x: Double, _ y: Double) -> Void) -> SignalHandler {
+        connect("pressed", pressEntry, handler as PressHandler)
+    }
+
+    /// `GtkGestureClick::released (n, x, y)`.
+    @discardableResult
+    public func onReleased(_ handler: @escaping @MainActor (_ n: Int32, _ x: Double, _ y: Double) -> Void) -> SignalHandler {
+        connect("released", pressEntry, handler as PressHandler)
+    }
+}
+
+extension KeyController {
+    /// `GtkEventControllerKey::key-pressed (keyval, keycode, state) -> handled`.
+    @discardableResult
+    public func onKeyPressed(
+        _ handler: @escaping @MainActor (_ keyval: UInt32, _ keycode: UInt32, _ state: GdkModifierType) -> Bool
+    ) -> SignalHandler {
+        connect("key-pressed", keyEntry, handler as KeyHandler)
+    }
+}
+
+extension ScrollController {
+    /// `GtkEventControllerScroll::scroll-begin`: a touchpad's continuous scroll starts.
+    @discardableResult
+    public func onScrollBegin(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("scroll-begin", voidEntry, handler as VoidHandler)
+    }
+
+    /// `GtkEventControllerScroll::scroll (dx, dy) -> handled`.
+    @discardableResult
+    public func onScroll(_ handler: @escaping @MainActor (_ dx: Double, _ dy: Double) -> Bool) -> SignalHandler {
+        connect("scroll", scrollEntry, handler as ScrollHandler)
+    }
+
+    /// `GtkEventControllerScroll::scroll-end`.
+    @discardableResult
+    public func onScrollEnd(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("scroll-end", voidEntry, handler as VoidHandler)
+    }
+}
+
+extension FocusController {
+    /// `GtkEventControllerFocus::enter`: the keyboard focus moved into the widget.
+    @discardableResult
+    public func onEnter(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("enter", voidEntry, handler as VoidHandler)
+    }
+
+    /// `GtkEventControllerFocus::leave`: the keyboard focus left the widget.
+    @discardableResult
+    public func onLeave(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("leave", voidEntry, handler as VoidHandler)
+    }
+}
+
+extension Application {
+    /// `GApplication::startup`.
+    @discardableResult
+    public func onStartup(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("startup", voidEntry, handler as VoidHandler)
+    }
+
+    /// `GApplication::activate`.
+    @discardableResult
+    public func onActivate(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("activate", voidEntry, handler as VoidHandler)
+    }
+}
+
+extension SimpleAction {
+    /// `GSimpleAction::activate (parameter)`: the GVariant parameter, nil for an action without one.
+    @discardableResult
+    public func onActivate(_ handler: @escaping @MainActor (_ parameter: OpaquePointer?) -> Void) -> SignalHandler {
+        connect("activate", variantEntry, handler as PointerHandler)
+    }
+}
+
+extension FrameClock {
+    /// `GdkFrameClock::paint`: a frame is being painted.
+    @discardableResult
+    public func onPaint(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("paint", voidEntry, handler as VoidHandler)
+    }
+
+    /// `GdkFrameClock::after-paint`: a frame was painted.
+    @discardableResult
+    public func onAfterPaint(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("after-paint", voidEntry, handler as VoidHandler)
     }
 }

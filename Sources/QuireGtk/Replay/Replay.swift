@@ -18,10 +18,10 @@ extension QuireApplication {
     public static func replay(_ script: SessionScript, options: Options = Options(), traceDirectory: String? = nil) -> ReplayOutcome? {
         guard Toolkit.initialize() else { return nil }
         MainQueueBridge.install()
-        let app = ObjectRef(UnsafeMutableRawPointer(gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!), .full)
+        let app = Application(new: gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE))
         var outcome: ReplayOutcome?
         var window: ObjectRef?
-        app.on("activate") {
+        app.onActivate {
             let created = ObjectRef(UnsafeMutableRawPointer(gtk_application_window_new(quire_application(app.pointer))!), .sink)
             window = created
             let gtkWindow = quire_window(created.pointer)

@@ -33,16 +33,40 @@ extension WalkthroughView {
                 quire_signal_emit(widget.pointer, "clicked")
                 return true
             }
+        case .key(.backSpace) where session.chrome.input?.view == .keyboard:
+            // GtkText's BackSpace at the end of the text: its last grapheme cluster deleted.
+            guard let field = session.focusedField, let row = pager.row(for: field, onPage: session.currentIndex),
+                let text = row.entry?.text
+            else { return false }
+            let length = text.unicodeScalars.count
+            return row.editEntry(from: length - (text.last?.unicodeScalars.count ?? 0), to: length, "")
         case .key(let key):
             let name = key == .shiftTab ? "ISO_Left_Tab" : key.rawValue
             let modifiers = key == .shiftTab ? GDK_SHIFT_MASK : GdkModifierType(0)
             _ = press(name, modifiers)
             return true
         case .type(let text):
+            // Typed as a user types: the text between newlines into the focused entry, each
+            // newline as a press of Return.
+            var typed = false
+            for (index, segment) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+                if index > 0 { typed = press("Return") || typed }
+                guard !segment.isEmpty else { continue }
+                guard let field = host.session.focusedField, let row = pager.row(for: field, onPage: host.session.currentIndex),
+                    row.typeIntoEntry(String(segment))
+                else {
+                    // No entry takes it (nothing focused, a picker): the session says why.
+                    host.send(.type(String(segment)))
+                    continue
+                }
+                typed = true
+            }
+            return typed
+        case .edit(let from, let to, let text):
             guard let field = session.focusedField, let row = pager.row(for: field, onPage: session.currentIndex) else {
                 return false
             }
-            return row.typeIntoEntry(text)
+            return row.editEntry(from: from, to: to, text)
         case .spin(let component, let steps):
             guard session.chrome.input?.view == .durationPicker, let wheel = input.wheels.wheel(component) else { return false }
             wheel.spin(steps)

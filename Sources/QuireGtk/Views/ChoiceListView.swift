@@ -28,7 +28,9 @@ final class ChoiceListView {
             for option in options {
                 let button = Button(label: "")
                 button.hasFrame = false
-                button.isFocusable = false
+                // Keyboard focus rests on the selected option while the list is open (Up/Down,
+                // Return, Escape reach the session from there); a click leaves it where it is.
+                button.isFocusable = true
                 button.focusOnClick = false
                 let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
                 let label = Label()

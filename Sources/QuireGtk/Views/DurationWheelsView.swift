@@ -52,12 +52,14 @@ final class DurationWheelsView {
             self.host = host
             area.setContentSize(width: 96, height: Int32(Wheel.rowHeight * Double(Wheel.rows)))
             area.addCSSClass("quire-wheel")
+            // Keyboard focus rests on the selected wheel while the picker is open.
+            area.isFocusable = true
             area.setDraw { [weak self] cr, width, height in self?.draw(cr, width: Double(width), height: Double(height)) }
-            drag.onPoint("drag-begin") { [weak self] _, _ in
+            drag.onDragBegin { [weak self] _, _ in
                 self?.stepsSent = 0
                 self?.dragged = false
             }
-            drag.onPoint("drag-update") { [weak self] _, dy in self?.dragged(dy: dy) }
+            drag.onDragUpdate { [weak self] _, dy in self?.dragged(dy: dy) }
             area.addController(drag)
             scroll.onScroll { [weak self] _, dy in
                 guard let self, dy != 0 else { return false }
@@ -65,7 +67,7 @@ final class DurationWheelsView {
                 return true
             }
             area.addController(scroll)
-            click.onPress("released") { [weak self] _, _, y in self?.clicked(y: y) }
+            click.onReleased { [weak self] _, _, y in self?.clicked(y: y) }
             area.addController(click)
         }
 

@@ -20,9 +20,7 @@ final class FieldRowView {
 
     // One of these, by kind.
     private(set) var entry: Entry?
-    private var entryText: ObjectRef?
-    private var insertHandler: SignalHandler?
-    private var deleteHandler: SignalHandler?
+    private var editing: EntryEditing?
     private var valueButton: Button?
     private var valueLabel: Label?
     private var toggle: Switch?
@@ -57,7 +55,7 @@ final class FieldRowView {
         // A hidden error is gone from the accessible tree too (not an empty label), once it has
         // slid away.
         errorRevealer.isVisible = false
-        errorRevealer.onPointer("notify::child-revealed") { [weak self] _ in
+        errorRevealer.onNotify("child-revealed") { [weak self] in
             guard let self, !self.errorRevealer.revealed, !self.errorRevealer.childRevealed else { return }
             self.errorRevealer.isVisible = false
         }
@@ -118,7 +116,7 @@ final class FieldRowView {
         case .toggle:
             let check = CheckButton(existing: parts.input)
             root = check
-            checkHandler = check.on("toggled") { [weak self] in
+            checkHandler = check.onToggled { [weak self] in
                 guard let self else { return }
                 self.host?.send(.tap(.field(self.id)))
                 // The session's answer sets the box, whatever the click did to it.
@@ -136,30 +134,16 @@ final class FieldRowView {
     }
 
     private func bindEntry(_ entry: Entry) {
-            self.entry = entry
-            // Typing is intercepted on the entry's GtkText (the GtkEditable delegate): the text
-            // becomes a `type` event and the entry shows what the session then holds.
-            if let text = entry.delegate {
-                let owner = ObjectRef(text.pointer, .retain)
-                insertHandler = owner.onInsertText { [weak self, weak owner] inserted in
-                    owner?.stopEmission("insert-text")
-                    guard let self else { return nil }
-                    self.host?.send(.type(inserted))
-                    // GtkText puts the cursor where this says once the signal returns: the end,
-                    // where the session inserts.
-                    return self.entry.map { Int32($0.text.unicodeScalars.count) }
-                }
-                // Deletions other than BackSpace (which the window turns into a key event) have
-                // no event in the contract: they are refused, so entry and session stay equal.
-                deleteHandler = owner.onSize("delete-text") { [weak owner] _, _ in
-                    owner?.stopEmission("delete-text")
-                }
-                entryText = owner
-            }
-            let focus = FocusController()
-            focus.on("enter") { [weak self] in self?.focusEntered() }
-            entry.addController(focus)
-            entryFocus = focus
+        self.entry = entry
+        // The entry's GtkText (the GtkEditable delegate) edits; each change is an `edit` the
+        // session decides (EntryEditing).
+        if let text = entry.delegate, let host {
+            editing = EntryEditing(field: id, editable: Editable(text), host: host)
+        }
+        let focus = FocusController()
+        focus.onEnter { [weak self] in self?.focusEntered() }
+        entry.addController(focus)
+        entryFocus = focus
     }
 
     /// A layout's field appears and disappears with `visibleIf`: its widgets are shown or hidden.
@@ -171,7 +155,7 @@ final class FieldRowView {
     }
 
     private func bindSwitch(_ toggle: Switch) {
-        toggleHandler = toggle.onBool("state-set") { [weak self] _ in
+        toggleHandler = toggle.onStateSet { [weak self] _ in
             guard let self else { return true }
             self.host?.send(.tap(.field(self.id)))
             return true  // the session's answer sets the switch (in `update`)
@@ -179,9 +163,15 @@ final class FieldRowView {
         self.toggle = toggle
     }
 
+    /// The field's own widget, where keyboard focus rests on it: the entry, the value button
+    /// (without opening its picker), the switch or check button.
+    var ownWidget: Widget? { entry ?? valueButton ?? toggle ?? check }
+
     private func bindButton(_ button: Button, valueLabel: Label) {
+        // Keyboard focus may rest on it (a picker closed with Done); a click leaves focus where
+        // the core puts it.
         button.focusOnClick = false
-        button.isFocusable = false
+        button.isFocusable = true
         button.onClicked { [weak self] in
             guard let self else { return }
             self.host?.send(.tap(.field(self.id)))
@@ -217,18 +207,45 @@ final class FieldRowView {
         return false
     }
 
-    /// Text typed into the entry, as GTK inserts it (at the cursor, which stays at the end).
+    /// Text typed into the entry at its end, as GTK inserts typing at the cursor (a replay's
+    /// `type`; its newlines are the window's Return, sent by the caller).
     func typeIntoEntry(_ text: String) -> Bool {
         guard let entry, entry.containsFocus else { return false }
         var position = Int32(entry.text.unicodeScalars.count)
+        entry.cursorPosition = position
         gtk_editable_insert_text(quire_editable(entry.pointer), text, -1, &position)
+        return true
+    }
+
+    /// A range of the entry replaced as a user does it (a replay's `edit`): the range selected,
+    /// then typed over (or deleted).
+    func editEntry(from: Int, to: Int, _ text: String) -> Bool {
+        guard let entry, entry.containsFocus else { return false }
+        let editable = quire_editable(entry.pointer)
+        let length = entry.text.unicodeScalars.count
+        guard to <= length else {
+            // Past the end: the session says so (outOfRange), as it would to any front.
+            host?.send(.edit(from: from, to: to, text: text))
+            return true
+        }
+        if from < to {
+            gtk_editable_select_region(editable, Int32(from), Int32(to))
+            gtk_editable_delete_text(editable, Int32(from), Int32(to))
+        }
+        if text.isEmpty {
+            editing?.sendHeldDeletion()
+            if from == to { host?.send(.edit(from: from, to: to, text: text)) }
+        } else {
+            var position = Int32(from)
+            gtk_editable_insert_text(editable, text, -1, &position)
+        }
         return true
     }
 
     /// The keyboard focus entered the entry (a click, or GTK's own focus navigation): the field
     /// becomes first responder, unless it already is.
     private func focusEntered() {
-        guard let host, host.session.focusedField != id else { return }
+        guard let host, !host.isPlacingFocus, host.session.focusedField != id else { return }
         host.send(.tap(.field(id)))
     }
 
@@ -239,9 +256,13 @@ final class FieldRowView {
         if old?.label != field.label { label.text = field.label }
         root.isSensitive = field.enabled
         if let entry {
-            if entry.text != field.display {
-                entryText?.withBlocked(insertHandler) {
-                    entryText?.withBlocked(deleteHandler) { entry.text = field.display }
+            // While an edit is applied the widget makes the change itself (its cursor and undo
+            // history stay its own); otherwise the entry shows what the session holds.
+            if entry.text != field.display && editing?.isApplying != true {
+                if let editing {
+                    editing.withoutEvents { entry.text = field.display }
+                } else {
+                    entry.text = field.display
                 }
                 entry.cursorPosition = -1
             }

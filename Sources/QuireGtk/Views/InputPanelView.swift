@@ -54,7 +54,7 @@ final class InputPanelView: SessionView {
         // Closed, the panel leaves the accessible tree too (once it has slid away): a screen
         // reader must not offer a toolbar that is not there.
         revealer.isVisible = false
-        revealer.onPointer("notify::child-revealed") { [weak self] _ in
+        revealer.onNotify("child-revealed") { [weak self] in
             guard let self, !self.revealer.revealed, !self.revealer.childRevealed else { return }
             self.revealer.isVisible = false
         }

@@ -32,12 +32,12 @@ final class PageIndicatorView: SessionView {
         area.valign = GTK_ALIGN_CENTER
         area.setContentSize(height: 24)
         area.setDraw { [weak self] cr, width, height in self?.draw(cr, width: Double(width), height: Double(height)) }
-        click.onPress("released") { [weak self] _, x, _ in self?.clicked(x: x) }
+        click.onReleased { [weak self] _, x, _ in self?.clicked(x: x) }
         area.addController(click)
-        keys.onKey("key-pressed") { [weak self] keyval, _, state in self?.keyPressed(keyval, state) ?? false }
+        keys.onKeyPressed { [weak self] keyval, _, state in self?.keyPressed(keyval, state) ?? false }
         area.addController(keys)
-        focus.on("enter") { [weak self] in self?.area.queueDraw() }
-        focus.on("leave") { [weak self] in self?.area.queueDraw() }
+        focus.onEnter { [weak self] in self?.area.queueDraw() }
+        focus.onLeave { [weak self] in self?.area.queueDraw() }
         area.addController(focus)
     }
 

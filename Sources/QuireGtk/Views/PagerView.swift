@@ -47,24 +47,26 @@ final class PagerView: SessionView {
         root.addCSSClass("quire-pager")
         root.hexpand = true
         root.vexpand = true
-        root.isFocusable = true
+        // The pages are a container: keyboard focus rests on their fields and the page's
+        // controls, never on the pager itself (KeyboardFocusing).
+        root.isFocusable = false
         root.setOverflowHidden()
         root.setAccessibleLabel("Pages")
         g_object_set_data(quire_object(root.pointer), PagerView.dataKey, Unmanaged.passUnretained(self).toOpaque())
         gtk_widget_set_layout_manager(root.widget, gtk_custom_layout_new(nil, pagerMeasure, pagerAllocate))
 
-        drag.onPoint("drag-begin") { [weak self] _, _ in self?.dragBegan() }
-        drag.onPoint("drag-update") { [weak self] dx, dy in self?.dragMoved(dx: dx, dy: dy) }
-        drag.onPoint("drag-end") { [weak self] dx, dy in self?.dragEnded(dx: dx, dy: dy) }
-        drag.on("cancel") { [weak self] in self?.dragEnded(dx: nil, dy: nil) }
+        drag.onDragBegin { [weak self] _, _ in self?.dragBegan() }
+        drag.onDragUpdate { [weak self] dx, dy in self?.dragMoved(dx: dx, dy: dy) }
+        drag.onDragEnd { [weak self] dx, dy in self?.dragEnded(dx: dx, dy: dy) }
+        drag.onCancel { [weak self] _ in self?.dragEnded(dx: nil, dy: nil) }
         root.addController(drag)
 
-        click.onPress("released") { [weak self] _, _, _ in self?.clicked() }
+        click.onReleased { [weak self] _, _, _ in self?.clicked() }
         root.addController(click)
 
-        scroll.on("scroll-begin") { [weak self] in self?.scrollBegan() }
+        scroll.onScrollBegin { [weak self] in self?.scrollBegan() }
         scroll.onScroll { [weak self] dx, dy in self?.scrolled(dx: dx, dy: dy) ?? false }
-        scroll.on("scroll-end") { [weak self] in self?.scrollEnded() }
+        scroll.onScrollEnd { [weak self] in self?.scrollEnded() }
         root.addController(scroll)
     }
 
@@ -236,7 +238,6 @@ final class PagerView: SessionView {
             if abs(dx) >= PagerView.dragThreshold && abs(dx) > abs(dy) && host.session.pager.swipeEnabled {
                 dragSeen = true
                 drag.claim()
-                root.grabFocus()
                 beginDrag()
             } else if abs(dy) >= PagerView.dragThreshold {
                 dragSeen = true  // a vertical drag is not the pager's
@@ -281,7 +282,6 @@ final class PagerView: SessionView {
 
     /// A click on the pages' background (not on a control).
     func clickBackground() {
-        root.grabFocus()
         host?.send(.tap(.background))
     }
 

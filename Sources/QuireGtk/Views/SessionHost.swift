@@ -39,6 +39,14 @@ public final class SessionHost {
     private var queued: [Event] = []
     private var delivered = false
 
+    /// The event the views are rendering (nil: none yet, or a first render on attach). Views that
+    /// ask the core where keyboard focus goes read it.
+    public private(set) var lastEvent: Event?
+
+    /// True while a view moves keyboard focus where the core said: a field's widget that takes
+    /// focus then is not being tapped (a text field stays as it is until the user types).
+    public var isPlacingFocus = false
+
     /// Called after each event with what it emitted (recording, logging).
     public var onEvent: ((Event, [SessionNotification]) -> Void)?
     /// Called once, when the session completes.
@@ -57,6 +65,9 @@ public final class SessionHost {
 
     public func attach(_ view: SessionView) {
         views.append(WeakView(view: view))
+        let event = lastEvent
+        lastEvent = nil
+        defer { lastEvent = event }
         view.render(session, [])
     }
 
@@ -87,6 +98,7 @@ public final class SessionHost {
             rerender = (rerender ?? []) + emitted
             return
         }
+        lastEvent = event
         render(emitted)
         if !queued.isEmpty {
             let pending = queued

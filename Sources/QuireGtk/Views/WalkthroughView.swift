@@ -3,12 +3,15 @@ import CGtkShim
 import QuireCore
 
 /// A whole walkthrough in a window: Cancel above the pager, the chrome below it, the progress bar and the
-/// input panel overlaid (so neither moves the pages), the keys of CONTRACT §2, and the session's
-/// first responder mirrored into GTK's keyboard focus.
+/// input panel overlaid (so neither moves the pages), the keys of CONTRACT §2, and keyboard focus
+/// where the core says it goes (the desktop keyboard model, `KeyboardFocusing`).
 ///
-/// Keys go to the session while GTK's focus is on the pages (the pager itself or a field's entry);
-/// when the user has moved it to a control of its own (a button, a switch, the indicator), that
-/// control handles them as GTK does. Ctrl and Alt combinations are left to accelerators.
+/// Tab and shift+Tab always go through the keyboard model. With a text field first responder its
+/// entry edits (BackSpace, arrows, Home, End, Delete, Ctrl+A, paste are GTK's) and Return and
+/// Escape go to the session; with a picker open every key goes to the session. With focus on a
+/// page control, Left/Right, Page_Up/Page_Down, Home/End move pages (the indicator handles its
+/// own), and Return and Space activate the control as GTK does. Ctrl and Alt combinations are
+/// left to accelerators.
 @MainActor
 public final class WalkthroughView: SessionView {
     public let root = Overlay()
@@ -22,7 +25,9 @@ public final class WalkthroughView: SessionView {
     private let inset = Revealer(GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP, milliseconds: 200)
     private let insetSpace = Box(GTK_ORIENTATION_VERTICAL)
     private let keys = KeyController()
-    private var focusedField: String?
+    private var mapped = false
+    /// Where keyboard focus goes once the pages settle: a field on a page still sliding in.
+    private var pendingLanding: KeyboardFocus?
 
     /// `externalClock`: the frame clock never feeds the session (a replay owns the time).
     public init(host: SessionHost, externalClock: Bool = false) {
@@ -44,14 +49,14 @@ public final class WalkthroughView: SessionView {
         root.addOverlay(chrome.progress)
         root.addOverlay(input.revealer)
         keys.propagationPhase = GTK_PHASE_CAPTURE
-        keys.onKey("key-pressed") { [weak self] keyval, _, state in self?.keyPressed(keyval, state) ?? false }
+        keys.onKeyPressed { [weak self] keyval, _, state in self?.keyPressed(keyval, state) ?? false }
         root.addController(keys)
-        // The first focus goes to the pages once the window exists (GTK would pick the first
-        // focusable control otherwise).
-        root.on("map") { [weak self] in
+        // Keyboard focus starts where the core says once the window exists (GTK would pick the
+        // first focusable widget otherwise).
+        root.onMap { [weak self] in
             guard let self else { return }
-            self.focusedField = nil
-            self.mirrorFocus(self.host.session, initial: true)
+            self.mapped = true
+            self.land(self.host.session.keyboardFocus(after: nil, emitted: []))
         }
         host.attach(pager)
         host.attach(chrome)
@@ -70,7 +75,6 @@ public final class WalkthroughView: SessionView {
     }
 
     public func render(_ session: Session, _ notifications: [SessionNotification]) {
-        mirrorFocus(session)
         if session.chrome.input != nil {
             let covered = input.naturalHeight(forWidth: max(root.width, 1)) - chrome.bar.height
             insetSpace.setSizeRequest(height: max(covered, 0))
@@ -78,33 +82,22 @@ public final class WalkthroughView: SessionView {
         } else {
             inset.revealed = false
         }
-    }
-
-    /// Gives GTK's keyboard focus to what the session's first responder is: a text field's entry,
-    /// else the pager (so arrows, Tab, Return and Escape keep reaching the session), unless the
-    /// user put the focus on a control outside the pages.
-    private func mirrorFocus(_ session: Session, initial: Bool = false) {
-        let field = session.focusedField
-        defer { focusedField = field }
-        if let field, let entry = pager.entry(for: field) {
-            if !entry.containsFocus { entry.grabFocus() }
+        guard mapped else { return }
+        let event = host.lastEvent
+        if event?.isClock == true {
+            // The clock moves nothing keyboard focus cares about, but a field waiting for its
+            // page to settle, or a page control a move disabled.
+            if let pending = pendingLanding {
+                if session.transition == nil && land(pending) { pendingLanding = nil }
+            } else if notifications.contains(where: { if case .pageDidChange = $0 { true } else { false } }) {
+                land(.unchanged)
+            }
             return
         }
-        guard initial || field != focusedField || !focusIsOutsidePages else { return }
-        if initial || focusIsOnPages || focusWidget == nil { if !pager.root.hasFocus { pager.root.grabFocus() } }
+        let landing = session.keyboardFocus(after: event, emitted: notifications)
+        pendingLanding = land(landing) ? nil : landing
+        if case .key? = event { showFocusRing() }
     }
-
-    private var focusWidget: UnsafeMutablePointer<GtkWidget>? {
-        guard let root = gtk_widget_get_root(self.root.widget) else { return nil }
-        return gtk_root_get_focus(root)
-    }
-
-    private var focusIsOnPages: Bool {
-        guard let focus = focusWidget else { return false }
-        return focus == pager.root.widget || gtk_widget_is_ancestor(focus, pager.root.widget) != 0
-    }
-
-    private var focusIsOutsidePages: Bool { focusWidget != nil && !focusIsOnPages }
 
     /// A key press as GDK would deliver it to the window (tests); true when handled.
     func press(_ keyName: String, _ modifiers: GdkModifierType = GdkModifierType(0)) -> Bool {
@@ -113,17 +106,26 @@ public final class WalkthroughView: SessionView {
 
     private func keyPressed(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
         guard let key = KeyTranslation.key(keyval: keyval, state: state) else { return false }
-        var handled = false
-        if focusIsOutsidePages {
-            // Escape on a control of the window's own brings the keyboard back to the pages.
-            guard key == .escape else { return false }
-            pager.root.grabFocus()
-            handled = true
+        if key == .tab || key == .shiftTab {
+            tab(forward: key == .tab)
+            return true
+        }
+        let session = host.session
+        if session.focusedField != nil {
+            // The entry edits; Return and Escape are the session's.
+            if session.chrome.input?.view == .keyboard && key != .return && key != .escape { return false }
+        } else {
+            switch key {
+            case .left, .right, .pageUp, .pageDown, .home, .end:
+                // The indicator turns its own pages with these.
+                if focusedStop == .indicator { return false }
+            default:
+                // Return and Space activate the focused control, as GTK does.
+                return false
+            }
         }
         let emitted = host.send(.key(key))
-        // A key the session ignored (Tab on a page without fields, Left in a text field) goes on
-        // to GTK: focus moves to the buttons, the entry moves its cursor.
-        let ignored = emitted.contains { if case .ignored = $0 { return true } else { return false } }
-        return handled || !ignored
+        // A key the session ignored goes on to GTK.
+        return !emitted.contains { if case .ignored = $0 { true } else { false } }
     }
 }

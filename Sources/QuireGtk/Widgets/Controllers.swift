@@ -25,9 +25,18 @@ open class Controller: ObjectRef {
     }
 }
 
+/// A GtkGesture: `cancel (sequence)` when another gesture claims the pointer sequence.
+@MainActor
+open class Gesture: Controller {
+    public override init(new pointer: OpaquePointer?) {
+        precondition(pointer.map { quire_is_a(UnsafeMutableRawPointer($0), gtk_gesture_get_type()) != 0 } ?? false, "not a GtkGesture")
+        super.init(new: pointer)
+    }
+}
+
 /// GtkGestureDrag: `drag-begin (x, y)`, `drag-update (dx, dy)`, `drag-end (dx, dy)`.
 @MainActor
-public final class DragGesture: Controller {
+public final class DragGesture: Gesture {
     public init() {
         super.init(new: gtk_gesture_drag_new())
         quire_gesture_set_touch_and_mouse(pointer)
@@ -46,7 +55,7 @@ public final class DragGesture: Controller {
 
 /// GtkGestureClick: `pressed (n, x, y)`, `released (n, x, y)`.
 @MainActor
-public final class ClickGesture: Controller {
+public final class ClickGesture: Gesture {
     public init() {
         super.init(new: gtk_gesture_click_new())
     }

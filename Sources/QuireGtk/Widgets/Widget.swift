@@ -200,9 +200,6 @@ public final class Button: Widget {
         get { gtk_button_get_has_frame(quire_button(pointer)) != 0 }
         set { gtk_button_set_has_frame(quire_button(pointer), newValue ? 1 : 0) }
     }
-
-    @discardableResult
-    public func onClicked(_ handler: @escaping @MainActor () -> Void) -> SignalHandler { on("clicked", handler) }
 }
 
 @MainActor
@@ -252,6 +249,18 @@ public final class Entry: Widget {
     }
 }
 
+/// A GtkEditable that edits its own text (a GtkText, an entry's delegate): `insert-text`,
+/// `delete-text` and `changed`. A delegating editable (a GtkEntry) is refused: its edits are
+/// emitted on its delegate, so a handler connected to it would never run.
+@MainActor
+public final class Editable: ObjectRef {
+    public init(_ editable: Borrowed) {
+        precondition(quire_is_a(editable.pointer, gtk_editable_get_type()) != 0, "\(editable.typeName) is not a GtkEditable")
+        precondition(gtk_editable_get_delegate(quire_editable(editable.pointer)) == nil, "\(editable.typeName) delegates its edits")
+        super.init(editable.pointer, .retain)
+    }
+}
+
 @MainActor
 public final class Switch: Widget {
     public init() {
@@ -285,6 +294,14 @@ public final class CheckButton: Widget {
         set { if newValue != isOn { gtk_check_button_set_active(quire_check_button(pointer), newValue ? 1 : 0) } }
     }
 }
+
+/// A GtkSpinButton: `value-changed`.
+@MainActor
+public final class SpinButton: Widget {}
+
+/// A toplevel GtkWindow (or GtkApplicationWindow).
+@MainActor
+public final class Window: Widget {}
 
 @MainActor
 public final class ProgressBar: Widget {
