@@ -83,9 +83,14 @@ struct Run: ParsableCommand {
             return
         }
         let loaded: Flow
-        do {
+        do throws(DocumentError) {
             if let flow {
-                loaded = try Flow.load(contentsOf: flow)
+                let bytes = try Flow.readDocument(flow)
+                loaded = try Flow.load(bytes: bytes, file: flow, folder: Flow.folder(ofFile: flow))
+                // The layout policy, exactly as `quire check` applies it and before GTK reads any
+                // layout: the same verdict, the same messages, and no display needed to get them.
+                let problems = loaded.layoutDiagnostics(file: flow, bytes: bytes)
+                if !problems.isEmpty { throw DocumentError(problems) }
             } else {
                 loaded = try demoFlow()
             }
@@ -150,6 +155,11 @@ struct Run: ParsableCommand {
                     printError("quire run: cannot create the trace folder '\(trace)': \(error.localizedDescription)")
                     throw ExitCode(Exit.badInput)
                 }
+            }
+            let policy = script.flow.layoutProblems()
+            if !policy.isEmpty {
+                for (page, problem) in policy { printError(Printable.line("\(path) (its flow): $.pages[\(page)].layout: \(problem.message)")) }
+                throw ExitCode(Exit.badInput)
             }
             try checkLayouts(of: script.flow, file: "\(path) (its flow)")
             let traceDirectory = trace

@@ -168,7 +168,7 @@ import Testing
         #expect(found.first?.hasPrefix("p.ui:1:") == true)
         #expect(found.first?.contains("nested more than") == true, "\(found)")
         let nested = "<interface>" + String(repeating: #"<object class="GtkBox"><child>"#, count: 40) + String(repeating: "</child></object>", count: 40) + "</interface>"
-        #expect(problems(nested).contains("p.ui:1:972: objects are nested more than 32 deep"), "\(problems(nested))")
+        #expect(problems(nested).first == "p.ui:1:972: objects are nested more than 32 deep", "\(problems(nested))")
         let many = layout(String(repeating: #"<child><object class="GtkLabel"/></child>"#, count: 1_200))
         #expect(problems(many).contains { $0.hasSuffix("the layout has more than 1000 objects") })
     }
@@ -186,9 +186,9 @@ import Testing
         #expect(
             problems(layout(#"<child><object class="GtkSwitch" id="name"/></child><child><object class="GtkLabel" id="nmae:error"/></child>"#, fields: false))
                 == [
-                    "p.ui:2:1: the field 'on' has no widget in the layout (give its input widget the id 'on')",
                     "p.ui:3:8: the widget 'name' is a GtkSwitch, but a text field binds to a GtkEntry or GtkText",
                     "p.ui:3:60: the id 'nmae:error' is not a field of page 'p'; did you mean 'name:error'?",
+                    "p.ui:2:1: the field 'on' has no widget in the layout (give its input widget the id 'on')",
                 ])
         #expect(
             problems(#"<interface><object class="GtkBox"><child><object class="GtkBox" id="page:root"><child><object class="GtkEntry" id="name"/></child><child><object class="GtkSwitch" id="on"/></child></object></child></object></interface>"#)

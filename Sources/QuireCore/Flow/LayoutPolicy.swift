@@ -141,7 +141,7 @@ public enum LayoutPolicy {
             children: .none),
         "GtkEntry": Class(
             properties: [
-                "placeholder-text": .text, "text": .text, "max-length": .int(0...Flow.maxTextLength), "visibility": .bool,
+                "placeholder-text": .text, "text": .text, "max-length": .int(0...65_535), "visibility": .bool,
                 "has-frame": .bool, "activates-default": .bool, "xalign": fraction, "input-purpose": purpose, "input-hints": hints,
                 "overwrite-mode": .bool, "truncate-multiline": .bool, "enable-emoji-completion": .bool, "editable": .bool,
                 "width-chars": chars, "max-width-chars": chars,
@@ -149,7 +149,7 @@ public enum LayoutPolicy {
             children: .none),
         "GtkText": Class(
             properties: [
-                "placeholder-text": .text, "text": .text, "max-length": .int(0...Flow.maxTextLength), "visibility": .bool,
+                "placeholder-text": .text, "text": .text, "max-length": .int(0...65_535), "visibility": .bool,
                 "activates-default": .bool, "xalign": fraction, "input-purpose": purpose, "input-hints": hints,
                 "overwrite-mode": .bool, "truncate-multiline": .bool, "enable-emoji-completion": .bool,
                 "propagate-text-width": .bool, "editable": .bool, "width-chars": chars, "max-width-chars": chars,
@@ -592,6 +592,7 @@ public enum LayoutPolicy {
     /// (the layout file as named in messages); at most `problemLimit`, then a count of the rest.
     public static func problems(in bytes: [UInt8], named name: String, page: Int, of flow: Flow) -> [LayoutError] {
         var checked = check(bytes)
+        var missing: [Problem] = []
         // Bindings only for a file that could be read.
         if !(checked.problems.count == 1 && checked.problems[0].message.hasPrefix("not a well-formed layout")) {
             var bound: Set<PageLayout.Binding> = []
@@ -619,12 +620,12 @@ public enum LayoutPolicy {
                         Problem(offset: object.offset, message: "the widget 'page:root' is inside another widget; it must be a top-level object of the layout"))
                 }
             }
-            let end = checked.objects.first?.offset ?? 0
-            for missing in PageLayout.missing(bound, page: page, in: flow) {
-                checked.problems.append(Problem(offset: end, message: missing.message))
-            }
+            // What the layout lacks comes last, placed at its first object (or its start).
+            let root = checked.objects.first(where: \.topLevel)?.offset ?? 0
+            missing = PageLayout.missing(bound, page: page, in: flow).map { Problem(offset: root, message: $0.message) }
         }
         let ordered = checked.problems.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
+            + missing
         let listed = ordered.prefix(problemLimit)
         let positions = SourcePosition.positions(of: listed.map(\.offset), in: bytes)
         var errors = listed.map { LayoutError("\(name):\(positions[$0.offset]!): \($0.message)") }

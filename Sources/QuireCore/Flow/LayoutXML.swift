@@ -249,7 +249,7 @@ struct LayoutXML {
                 }
                 if !selfClosing {
                     if stack.count >= Self.maxDepth {
-                        throw fail("elements are nested more than \(Self.maxDepth) deep", at: start)
+                        throw fail("elements are nested more than \(Self.maxDepth) deep (objects nest at most \(LayoutPolicy.maxDepth) deep in a layout)", at: start)
                     }
                     stack.append(element)
                 }

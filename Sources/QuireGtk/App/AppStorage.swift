@@ -15,8 +15,9 @@ import QuireCore
 ///   defaults after a first walkthrough was cancelled, or what the preferences changed since;
 ///   while the file is there, the app opens its main window instead of the walkthrough.
 ///
-/// A file that is there but cannot be used (unreadable, corrupt, another format version, not
-/// fitting the flow) is never deleted or overwritten: it is moved aside to
+/// A file that is there but cannot be used (unreadable, not a regular file, over its size limit,
+/// corrupt, another format version, not fitting the flow, a place off the pages) is never
+/// deleted or overwritten: it is moved aside to
 /// `PATH.corrupt-YYYYMMDD-HHMMSS` with a message naming both paths. If even that fails, the app
 /// leaves it and does not write that file in this run.
 @MainActor
@@ -44,14 +45,54 @@ final class AppStorage {
     /// The saved walkthrough of `flow`, if there is one that can be resumed. One that cannot is
     /// moved aside (with a message); one that had completed is ignored.
     func savedSession(of flow: Flow) -> Session? {
-        guard let bytes = contents(sessionPath, what: "the saved walkthrough") else { return nil }
+        guard let bytes = contents(sessionPath, what: "the saved walkthrough", maxBytes: Self.maxSessionBytes) else { return nil }
+        let session: Session
         do {
-            return try Session(restoring: bytes, flow: flow, file: sessionPath)
+            session = try Session(restoring: bytes, flow: flow, file: sessionPath)
         } catch {
             setAside(sessionPath, what: "the saved walkthrough", problem: error.diagnostics.first?.description ?? "unreadable")
             return nil
         }
+        if let problem = Self.placeProblem(of: session) {
+            setAside(sessionPath, what: "the saved walkthrough", problem: "\(sessionPath): \(problem)")
+            return nil
+        }
+        return session
     }
+
+    /// Why a restored session is not somewhere the walkthrough can be (a hand-edited autosave):
+    /// settled, its position must be its page; moving, its position and the page it moves to
+    /// must be on the pages (a wrap or a rubber band goes at most a page beyond an end). Nil when
+    /// it can resume there.
+    static func placeProblem(of session: Session) -> String? {
+        let count = session.pageCount
+        let index = session.currentIndex
+        let position: Double
+        switch session.stateValue("position") {
+        case .number(let number)?: position = number
+        default: return "it has no position"
+        }
+        guard let transition = session.transition else {
+            if position != Double(index) {
+                return "position \(JSONWriter.number(position)) is off its page (visible page \(index) of \(count), at position \(index))"
+            }
+            return nil
+        }
+        if !(position >= -1 && position <= Double(count)) {
+            return "position \(JSONWriter.number(position)) is off the pages (\(count) visible pages)"
+        }
+        if !(0..<count).contains(transition.to) {
+            return "it moves to page \(transition.to), off the pages (\(count) visible pages)"
+        }
+        return nil
+    }
+
+    /// The largest files read back: a snapshot as large as any Quire writes (`JSONLimits.snapshot`);
+    /// settings as large as a document (`JSONLimits.default`, a value per field); a timer is a
+    /// few numbers.
+    static let maxSessionBytes = JSONLimits.snapshot.documentBytes
+    static let maxSettingsBytes = JSONLimits.default.documentBytes
+    static let maxTimerBytes = 64 << 10
 
     /// Saves the walkthrough; nil or what went wrong (the previous save is then kept). Atomic
     /// (a temporary file renamed over the old one) without waiting for the disk: a killed
@@ -70,7 +111,7 @@ final class AppStorage {
     /// The settings saved before (outcome and values), if any. A file that cannot be read is moved
     /// aside (with a message) and counts as none.
     func settings() -> (outcome: String, values: JSONObject)? {
-        guard let bytes = contents(settingsPath, what: "the settings") else { return nil }
+        guard let bytes = contents(settingsPath, what: "the settings", maxBytes: Self.maxSettingsBytes) else { return nil }
         let value: JSONValue
         do {
             value = try DocumentReader.parse(file: settingsPath, bytes: bytes).0
@@ -105,7 +146,7 @@ final class AppStorage {
     /// The timer saved before, resumed at `now` (wall-clock µs); nil when there is none (a file
     /// that cannot be read is moved aside with a message).
     func timer(now: Int64) -> FocusTimer? {
-        guard let bytes = contents(timerPath, what: "the focus timer") else { return nil }
+        guard let bytes = contents(timerPath, what: "the focus timer", maxBytes: Self.maxTimerBytes) else { return nil }
         do {
             let value = try DocumentReader.parse(file: timerPath, bytes: bytes).0
             if let saved = FocusTimer.Saved(json: value) { return saved.resumed(at: now) }
@@ -124,39 +165,19 @@ final class AppStorage {
 
     // MARK: Files
 
-    enum Read {
-        case missing
-        case bytes([UInt8])
-        /// There, but not readable: why.
-        case failed(String)
-    }
-
     /// The bytes of the file at `path`; nil when there is none, or when it cannot be read (then it
-    /// is moved aside, with a message naming `what` it held).
-    private func contents(_ path: String, what: String) -> [UInt8]? {
-        switch read(path) {
-        case .missing: return nil
-        case .failed(let problem):
-            setAside(path, what: what, problem: problem)
+    /// is moved aside, with a message naming `what` it held). Read as every document is
+    /// (`RegularFile`): a named pipe, a device, a folder or a link to one is refused before it is
+    /// opened, and a file over `maxBytes` before a byte of it is read, so no state file can hang
+    /// the start-up or fill the memory.
+    private func contents(_ path: String, what: String, maxBytes: Int) -> [UInt8]? {
+        switch RegularFile.read(path, maxBytes: maxBytes) {
+        case .success(let bytes): return bytes
+        case .failure(.missing): return nil
+        case .failure(let problem):
+            setAside(path, what: what, problem: "\(path): cannot read it: \(problem.reason(limit: maxBytes))")
             return nil
-        case .bytes(let bytes): return bytes
         }
-    }
-
-    private func read(_ path: String) -> Read {
-        var contents: UnsafeMutablePointer<CChar>?
-        var length: Int = 0
-        var error: UnsafeMutablePointer<GError>?
-        guard g_file_get_contents(path, &contents, &length, &error) != 0, let contents else {
-            guard let error else { return .failed("\(path): cannot be read") }
-            defer { g_error_free(error) }
-            // Nothing there (a missing file, or a folder on the way that is not one).
-            let nothing = [G_FILE_ERROR_NOENT.rawValue, G_FILE_ERROR_NOTDIR.rawValue].contains(UInt32(bitPattern: error.pointee.code))
-            if error.pointee.domain == g_file_error_quark() && nothing { return .missing }
-            return .failed(String(cString: error.pointee.message))
-        }
-        defer { g_free(contents) }
-        return .bytes(contents.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) })
     }
 
     /// Moves a file that cannot be used out of the way (`PATH.corrupt-YYYYMMDD-HHMMSS`, a number

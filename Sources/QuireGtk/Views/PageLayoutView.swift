@@ -6,7 +6,8 @@ import QuireCore
 /// and the widgets bound to the page and its fields. The core decides whether the file may be
 /// read and what each id and widget may be bound to (`PageLayout`); this only builds the file
 /// with a scope that refuses signal handlers and types outside the core's list, and tells the
-/// core what each object with an id is.
+/// core what each object with an id is. Before any of that, the bytes are checked against the
+/// core's `LayoutPolicy`, the same check `quire check` makes.
 @MainActor
 final class LoadedLayout {
     /// What a field's widgets in the layout are.
@@ -47,6 +48,12 @@ final class LoadedLayout {
         case .success(let found): file = found
         case .failure(let problem): return .failed([problem])
         }
+        // The core's layout policy, on exactly the bytes GtkBuilder is given: the one `quire check`
+        // applies, so nothing it refuses (a file or icon property, an action, a menu, a signal, a
+        // class or property off the list, depth and object limits) ever reaches GTK. The scope
+        // below still refuses types and handlers, a second guard.
+        let refused = LayoutPolicy.problems(in: file.bytes, named: flow.layoutName(path), page: page, of: flow)
+        if !refused.isEmpty { return .failed(refused) }
         quire_layout_ensure_types()
         let allowed = PageLayout.allowedTypes.sorted()
         let scope = withCStrings(allowed) { quire_layout_scope_new($0)! }
