@@ -198,7 +198,12 @@ public final class QuireApplication {
         let header = Widget(new: gtk_header_bar_new())
         self.header = header
         gtk_window_set_titlebar(gtkWindow, header.widget)
-        window.onDestroy { [weak self] in self?.windowClosed() }
+        // Closed by the user: GTK's `destroy` never comes while this wrapper holds the window,
+        // so the close request is when the walkthrough and the timer are saved.
+        window.onCloseRequest { [weak self] in
+            self?.windowClosed()
+            return false
+        }
         // First launch: the walkthrough (resumed where it was left); once it was finished or
         // cancelled (settings saved), the main window. A recording always starts a new
         // walkthrough (a script starts from a flow).
@@ -415,7 +420,10 @@ public final class QuireApplication {
         }
         let view = PreferencesView(flow: flow, locale: locale, values: settingValues, parent: quire_window(window.pointer))
         view.onChange = { [weak self] field, seconds in self?.settingChanged(field, seconds) }
-        view.window.onDestroy { [weak self] in self?.preferences = nil }
+        view.window.onCloseRequest { [weak self] in
+            self?.preferences = nil
+            return false
+        }
         preferences = view
         view.present()
     }

@@ -114,6 +114,7 @@ private struct SignalEntry<Handler>: @unchecked Sendable {
 }
 
 typealias VoidHandler = @MainActor () -> Void
+typealias PredicateHandler = @MainActor () -> Bool
 typealias PointHandler = @MainActor (Double, Double) -> Void
 typealias ScrollHandler = @MainActor (Double, Double) -> Bool
 typealias PressHandler = @MainActor (Int32, Double, Double) -> Void
@@ -130,6 +131,14 @@ private let voidEntry = SignalEntry<VoidHandler>(
         MainActor.assumeIsolated { box(data, VoidHandler.self)() }
     } as @convention(c) (gpointer?, gpointer?) -> Void,
     SignalSignature())
+
+/// `gboolean (*) (gpointer instance, gpointer data)`.
+private let predicateEntry = SignalEntry<PredicateHandler>(
+    { (_: gpointer?, data: gpointer?) -> gboolean in
+        let data = CPointer(data)
+        return MainActor.assumeIsolated { box(data, PredicateHandler.self)() ? 1 : 0 }
+    } as @convention(c) (gpointer?, gpointer?) -> gboolean,
+    SignalSignature(returns: .boolean))
 
 /// `void (*) (gpointer, GParamSpec *, gpointer)`: `notify::PROPERTY`; the handler knows the property.
 private let notifyEntry = SignalEntry<VoidHandler>(
@@ -304,6 +313,16 @@ extension Widget {
     public static func onDestroy(unowned widget: UnsafeMutableRawPointer, _ handler: @escaping @MainActor () -> Void) {
         precondition(quire_is_a(widget, gtk_widget_get_type()) != 0, "not a GtkWidget")
         _ = connectSignal(widget, "destroy", voidEntry, handler as VoidHandler)
+    }
+}
+
+extension Window {
+    /// `GtkWindow::close-request` → stop: the user asked to close the window (its close button,
+    /// Alt+F4). GTK destroys it when the handler returns false; the app's own wrapper still holds
+    /// it then, so `destroy` alone does not say the window went.
+    @discardableResult
+    public func onCloseRequest(_ handler: @escaping @MainActor () -> Bool) -> SignalHandler {
+        connect("close-request", predicateEntry, handler as PredicateHandler)
     }
 }
 

@@ -144,7 +144,19 @@ final class FieldRowView {
         focus.onEnter { [weak self] in self?.focusEntered() }
         entry.addController(focus)
         entryFocus = focus
+        // A click into an entry that has keyboard focus but is not first responder (where a
+        // refused move put it) makes it first responder too.
+        let click = ClickGesture()
+        click.propagationPhase = GTK_PHASE_CAPTURE
+        click.onPressed { [weak self] _, _, _ in
+            guard let self, let host = self.host, host.session.focusedField != self.id else { return }
+            host.send(.tap(.field(self.id)))
+        }
+        entry.addController(click)
+        entryClick = click
     }
+
+    private var entryClick: ClickGesture?
 
     /// A layout's field appears and disappears with `visibleIf`: its widgets are shown or hidden.
     func setShown(_ visible: Bool) {

@@ -85,11 +85,12 @@ extension WalkthroughView {
         defer { host.isPlacingFocus = false }
         switch focus {
         case .field(let id):
+            // A widget not on screen yet (an input panel still sliding up) does not take focus.
             guard let widget = widget(forField: id), widget.isSensitive else { return false }
-            if !hasFocus(widget) { widget.grabFocus() }
+            if !hasFocus(widget) { return gtk_widget_grab_focus(widget.widget) != 0 }
         case .stop(let stop):
             guard let widget = widget(for: stop) else { return land(.stop(host.session.primaryStop)) }
-            if !hasFocus(widget) { widget.grabFocus() }
+            if !hasFocus(widget) { return gtk_widget_grab_focus(widget.widget) != 0 }
         case .stay(let stop):
             if focusedStop != nil && focusIsUsable { return true }
             return land(.stop(stop))

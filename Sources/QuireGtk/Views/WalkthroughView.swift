@@ -28,6 +28,7 @@ public final class WalkthroughView: SessionView {
     private var mapped = false
     /// Where keyboard focus goes once the pages settle: a field on a page still sliding in.
     private var pendingLanding: KeyboardFocus?
+    private var retry: MainLoop.IdleCall?
 
     /// `externalClock`: the frame clock never feeds the session (a replay owns the time).
     public init(host: SessionHost, externalClock: Bool = false) {
@@ -96,7 +97,21 @@ public final class WalkthroughView: SessionView {
         }
         let landing = session.keyboardFocus(after: event, emitted: notifications)
         pendingLanding = land(landing) ? nil : landing
+        if pendingLanding != nil { retryLanding(attempts: 20) }
         if case .key? = event { showFocusRing() }
+    }
+
+    /// Tries a landing that could not be made yet again when the loop is idle (after the next
+    /// layout: a panel shown, a page built), a bounded number of times.
+    private func retryLanding(attempts: Int) {
+        retry = MainLoop.idle { [weak self] in
+            guard let self, let pending = self.pendingLanding, self.host.session.transition == nil else { return }
+            if self.land(pending) {
+                self.pendingLanding = nil
+            } else if attempts > 1 {
+                self.retryLanding(attempts: attempts - 1)
+            }
+        }
     }
 
     /// A key press as GDK would deliver it to the window (tests); true when handled.
