@@ -186,13 +186,25 @@ public final class TraceWriter: @unchecked Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where name == "index.html" || Self.isPageName(name) {
             let url = directory.appendingPathComponent(name)
-            guard let handle = try? FileHandle(forReadingFrom: url) else { continue }
-            let head = (try? handle.read(upToCount: 512)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            try? handle.close()
+            // A regular file's first 512 bytes (a named pipe called index.html is never waited on).
+            guard let head = Self.head(of: url.path) else { continue }
             if head.contains(Trace.generator) || head.contains("\"format\": \"quire.trace/1\"") {
                 try? FileManager.default.removeItem(at: url)
             }
         }
+    }
+
+    /// The first 512 bytes of a regular file (nil for anything else), opened without waiting.
+    static func head(of path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 512)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, 512) }
+        guard count >= 0 else { return nil }
+        return String(decoding: bytes.prefix(count), as: UTF8.self)
     }
 
     /// `…-<16 hex digits>.html` or `.trace.json`.

@@ -197,6 +197,21 @@ import Testing
         }
     }
 
+    /// A named pipe where a stale trace index would be is not waited on when the folder is
+    /// cleared; the new index replaces it.
+    @Test func aNamedPipeInTheTraceFolderIsNeverWaitedOn() throws {
+        try inFolder { folder in
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("tr"), withIntermediateDirectories: true)
+            #expect(mkfifo(folder.appendingPathComponent("tr/index.html").path, 0o600) == 0)
+            let started = Date()
+            let run = try quire(["test", "--plain", "--trace", "tr", Self.fixtures + "/pass"], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(Date().timeIntervalSince(started) < 30)
+            let index = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("tr/index.html").path)
+            #expect(index[.type] as? FileAttributeType == .typeRegular)
+        }
+    }
+
     // MARK: Interruption
 
     @Test(arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])

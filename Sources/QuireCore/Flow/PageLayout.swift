@@ -225,11 +225,9 @@ public enum PageLayout {
 
     /// The object types a layout may create (GtkBuilder `class` names): containers, labels and
     /// the input widgets Quire binds. Nothing that reads files, runs commands or opens windows.
-    public static let allowedTypes: Set<String> = [
-        "GtkBox", "GtkCenterBox", "GtkGrid", "GtkFrame", "GtkExpander", "GtkOverlay", "GtkRevealer", "GtkScrolledWindow",
-        "GtkViewport", "GtkSeparator", "GtkLabel", "GtkEntry", "GtkText", "GtkSwitch", "GtkCheckButton", "GtkButton",
-        "GtkSizeGroup",
-    ]
+    /// The layout policy's list (`LayoutPolicy.classes`), the one list: GTK's builder scope
+    /// creates only these.
+    public static let allowedTypes: Set<String> = Set(LayoutPolicy.classes.keys)
 
     /// Why a layout may not create an object of `typeName`; nil when it may.
     public static func typeProblem(_ typeName: String) -> LayoutError? {
