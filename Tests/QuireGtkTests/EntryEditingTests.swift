@@ -140,3 +140,33 @@ struct EntryEditingTests {
         #expect(host.session.value(of: "userName") == "A")
     }
 }
+
+/// A page layout's own widgets take keyboard focus as the built-in rows do.
+@MainActor
+@Suite(.serialized, GtkTest.enabled)
+struct LayoutKeyboardFocusTests {
+    @Test func tabReachesALayoutsTextWidget() throws {
+        let host = SessionHost(Session(flow: try GtkTest.flow("layout-onboarding.json")))
+        let view = WalkthroughView(host: host)
+        let window = TestWindow(view.root)
+        defer { window.close() }
+        host.send(.tap(.button(.next)))
+        host.send(.settle)
+        host.send(.tap(.field("userName")))
+        host.send(.type("Aki"))
+        host.send(.tap(.button(.next)))
+        host.send(.settle)
+        Toolkit.iterate()
+        #expect(host.session.currentIndex == 2)
+        #expect(view.focusedStop == .next)
+        #expect(view.press("Tab"))  // Next → Cancel → the first field
+        #expect(view.press("Tab"))
+        Toolkit.run(milliseconds: 300)
+        #expect(host.session.focusedField == "focusTime")
+        #expect(view.press("Tab"))
+        Toolkit.run(milliseconds: 300)
+        #expect(host.session.focusedField == "breakNote")
+        let widget = try #require(view.pager.row(for: "breakNote", onPage: 2)?.ownWidget)
+        #expect(view.hasFocus(widget))
+    }
+}

@@ -68,7 +68,7 @@ struct PageLayoutViewTests {
         let toggle = try #require(view.pager.row(for: "reminders", onPage: 2))
         #expect(Borrowed(toggle.root.pointer).typeName == "GtkCheckButton")
         let note = try #require(view.pager.row(for: "breakNote", onPage: 2))
-        #expect(Borrowed(note.root.pointer).typeName == "GtkText")
+        #expect(Borrowed(note.root.pointer).typeName == "GtkEntry")
         #expect(note.root.isVisible)
         #expect(toggle.activate())  // a click on the box
         #expect(view.host.session.state["values"]?["reminders"] == .bool(false))
