@@ -27,6 +27,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import time
 
 from driver import Crashed, Failure, describe_status
@@ -685,9 +686,13 @@ def focus_policy(t):
     t.start(DEMO)
 
     def focus_ok(moment):
-        snap = t.snap()
+        try:  # (focus may be on its way for a moment)
+            snap = t.wait(lambda s: s.focused() is not None and s.focused().role not in CONTAINERS,
+                          "focus on a control", timeout=0.6)
+        except Failure:
+            snap = t.snap()
         focus = snap.focused()
-        t.expect(focus is not None and focus.role not in ("panel", "filler", "frame", "window", "unknown"),
+        t.expect(focus is not None and focus.role not in CONTAINERS,
                  f"{moment}: keyboard focus on {focus.label if focus else 'nothing'}")
         return focus
 
@@ -788,6 +793,9 @@ def flow_fields(flow):
     return fields
 
 
+CONTAINERS = ("panel", "filler", "frame", "window", "unknown")
+
+
 def keyboard_walk(t, max_keys=220):
     """Walks the flow to Finish with keys only, as a keyboard user does with the desktop keyboard
     model of issue 18. On each page it Tabs along: types into an empty text field, switches on a
@@ -839,9 +847,16 @@ def keyboard_walk(t, max_keys=220):
             last_page = page
             tabs, trail, armed, met_field, refused, backtab_done = 0, [], False, False, 0, False
             typed, turned = set(), set()
+        if focus is None or focus.role in CONTAINERS:
+            try:  # a moment without focus while it moves (a panel closing under it) is no resting place
+                snap = t.wait(lambda s: s.focused() is not None and s.focused().role not in CONTAINERS,
+                              "focus on a control", timeout=0.6)
+                focus, picker, page = snap.focused(), snap.picker(), t.page(snap)
+            except Failure:
+                pass
         where = (focus.label if focus else "nothing") + (f" [picker {picker!r} open]" if picker else "")
         trail.append(where)
-        if focus is None or focus.role in ("panel", "filler", "frame", "window", "unknown"):
+        if focus is None or focus.role in CONTAINERS:
             once((page, "container"),
                  f"page {page}: keyboard focus on {where} (a container, or nothing), after "
                  f"{path(trail[:-1], 3) or 'the page opened'}")
@@ -953,9 +968,10 @@ def monkey(t):
     """--events real input events chosen by a seeded generator: clicks at random points and on
     random controls, double clicks, keys, typed text, drags, across pages and pickers. The app
     must stay alive throughout (checked after every event) and answer over AT-SPI (every 40
-    events, and after a picker opens, when the tree is read again for the controls to aim at). When the walkthrough
-    completes (a random Cancel or Finish) the app is quit and started again, so the events stay on
-    pages and pickers; every run's recording must replay to the same state."""
+    events, and after a picker opens, when the tree is read again for the controls to aim at). When
+    the walkthrough completes (a random Cancel or Finish), the recording it wrote must replay, and
+    Ctrl+R runs the walkthrough again (a new recording), so the events stay on pages and pickers;
+    the last one's recording is checked after the quit."""
     rng = t.rng
     events = t.options.events
     delay = t.options.delay
@@ -966,26 +982,25 @@ def monkey(t):
     t.note(f"monkey: seed {t.options.seed} (rerun: scripts/test-real-input --seed {t.options.seed} "
            f"--events {events} --only monkey)")
     tally = {}
-    t.recording = os.path.join(t.folder, "recording-1.json")
     t.start(DEMO)
     w, h = t.host.size
     try:
         monkey_events(t, rng, events, delay, w, h, header, pages_seen, pickers_seen, tally)
         t.finish()
-        tally_recording(t, tally)
+        tally_recording(t.recording, tally)
     finally:
         t.note(f"monkey: {t.input.count} events sent, pages seen {sorted(pages_seen)}, walkthroughs completed "
-               f"{t.completions} (each one's recording replayed)")
+               f"{t.completions} (each one's recording replayed, and the last one's)")
         if tally:
             heard = sorted(tally.items(), key=lambda kv: -kv[1])
             t.note("monkey: the sessions heard " + ", ".join(f"{k} {v}" for k, v in heard))
 
 
-def tally_recording(t, tally):
-    """Counts the recorded events by kind (a tap by its target's kind: button, accessory,
-    indicator, background, or a field), to show what the run reached."""
+def tally_recording(path, tally):
+    """Counts the recorded events by kind (a tap by its target: button, accessory, indicator,
+    background, or the field's id), to show what the run reached."""
     try:
-        with open(t.recording, encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             steps = json.load(f).get("steps", [])
     except (OSError, ValueError):
         return
@@ -1020,14 +1035,18 @@ def monkey_events(t, rng, events, delay, w, h, header, pages_seen, pickers_seen,
             refresh = False
             snap = t.snap()  # raises Hung if the app stopped answering
             if snap.main_window():
-                # Completed (a random Cancel or Finish): quit, check this segment's recording
-                # replays, and go on in a new app with a new recording.
+                # Completed (a random Cancel or Finish): the recording was written as it
+                # completed; a copy must replay. Then Ctrl+R runs the walkthrough again (its own
+                # recording, written at the next completion or at the quit).
                 t.completions += 1
-                tally_recording(t, tally)
-                t.finish()
-                t.recording = os.path.join(t.folder, f"recording-{t.completions + 1}.json")
-                t.start(DEMO)
-                snap = t.snap()
+                done = os.path.join(t.folder, f"recording-{t.completions}.json")
+                shutil.copyfile(t.recording, done)
+                t.check_recording(path=done)
+                tally_recording(done, tally)
+                t.close_extra_windows()
+                t.host.focus_window()
+                t.key("ctrl+r")
+                snap = t.wait(lambda s: not s.main_window() and s.page(), "the walkthrough again after Ctrl+R")
             page = snap.page()
             if page:
                 pages_seen.add(page[0])

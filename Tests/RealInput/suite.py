@@ -398,16 +398,18 @@ class T:
             if isinstance(value, str) or value is None:
                 self.expect(text == (value or ""), f"the entry of {key} shows {text!r} but the session holds {value!r}")
 
-    def check_recording(self, seen=None):
-        if not os.path.exists(self.recording):
+    def check_recording(self, seen=None, path=None):
+        """`quire test --plain --quiet` on the recording (`path`, else the case's) must pass."""
+        path = path or self.recording
+        if not os.path.exists(path):
             raise Failure("no recording was written (--record)")
-        result = subprocess.run([self.suite.quire, "test", "--plain", "--quiet", self.recording],
+        result = subprocess.run([self.suite.quire, "test", "--plain", "--quiet", path],
                                 capture_output=True, text=True, timeout=120, cwd=ROOT)
         if result.returncode != 0:
             lines = (result.stdout + result.stderr).strip().splitlines()
-            raise Failure("the recording does not replay headlessly to the same state "
-                          f"(quire test exit {result.returncode}):\n" + "\n".join(lines[-25:]))
-        with open(self.recording, encoding="utf-8") as f:
+            raise Failure(f"the recording {os.path.relpath(path, ROOT)} does not replay headlessly to the same "
+                          f"state (quire test exit {result.returncode}):\n" + "\n".join(lines[-25:]))
+        with open(path, encoding="utf-8") as f:
             script = json.load(f)
         steps = script.get("steps", [])
         if steps and "expect" in steps[-1]:
