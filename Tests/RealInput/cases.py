@@ -751,9 +751,10 @@ def name_tab_to_next(t):
         picker = snap.picker()
         trail.append((focus.label if focus else "nothing") + (f" [picker {picker!r}]" if picker else ""))
         if picker and picker != "Name" and not (focus is not None and focus.inside(None, picker)):
-            try:  # focus may follow the panel's opening a moment later
-                focus = t.wait(lambda s: s.focused() is not None and s.focused().inside(None, picker),
-                               "focus in the picker", timeout=0.6).focused()
+            try:  # focus may follow the panel's opening a moment later, or the panel is sliding away
+                snap = t.wait(lambda s: s.picker() != picker or (
+                    s.focused() is not None and s.focused().inside(None, picker)), "focus in the picker", timeout=0.6)
+                focus, picker = snap.focused(), snap.picker()
             except Failure:
                 pass
         if picker and picker != "Name" and not reported and not (focus is not None and focus.inside(None, picker)):
@@ -863,9 +864,14 @@ def keyboard_walk(t, max_keys=220):
         picked = fields.get(picker) if picker else None
         if picked and picked.get("kind") in ("duration", "choice"):
             if not (focus is not None and focus.inside(None, picker)):
-                try:  # focus may follow the panel's opening a moment later
-                    snap = t.wait(lambda s: s.focused() is not None and s.focused().inside(None, picker),
-                                  "focus in the picker", timeout=0.6)
+                # Focus may follow the panel's opening a moment later; or the panel is sliding
+                # away (Tab left the chain: focus moved on, the panel closes): wait for either.
+                try:
+                    snap = t.wait(lambda s: s.picker() != picker or (
+                        s.focused() is not None and s.focused().inside(None, picker)), "focus in the picker", timeout=0.6)
+                    if snap.picker() != picker:
+                        trail.pop()
+                        continue  # the panel closed or another opened: look again
                     focus = snap.focused()
                 except Failure:
                     pass
