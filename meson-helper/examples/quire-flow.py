@@ -160,7 +160,8 @@ def replay(script_path):
     if "width" in script.get("viewport", {}):
         session.set_viewport_width(script["viewport"]["width"])
     for step in script["steps"]:
-        if "expect" in step or "expectEmitted" in step or "expectExactly" in step or "expectEmittedExactly" in step:
+        if "expect" in step or "expectEmitted" in step or "expectExactly" in step or "expectEmittedExactly" in step \
+                or "expectKeyboardFocus" in step:
             continue
         if "restart" in step:
             session = Quire.Session.restore(session.snapshot_json())

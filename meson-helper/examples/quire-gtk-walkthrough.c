@@ -223,6 +223,7 @@ replay (App *app, const char *path, const char *screenshot, GError **error)
       if (object != NULL && (json_object_has_member (object, "expect") || json_object_has_member (object, "expectEmitted")
                              || json_object_has_member (object, "expectExactly")
                              || json_object_has_member (object, "expectEmittedExactly")
+                             || json_object_has_member (object, "expectKeyboardFocus")
                              || json_object_has_member (object, "restart")))
         continue;
       if (!quire_session_send_node (app->session, step, error))

@@ -124,7 +124,8 @@ replay (const char *script_path, gboolean notifications, GError **error)
       JsonObject *object = JSON_NODE_HOLDS_OBJECT (step) ? json_node_get_object (step) : NULL;
 
       if (object != NULL && (json_object_has_member (object, "expect") || json_object_has_member (object, "expectEmitted")
-                             || json_object_has_member (object, "expectExactly") || json_object_has_member (object, "expectEmittedExactly")))
+                             || json_object_has_member (object, "expectExactly") || json_object_has_member (object, "expectEmittedExactly")
+                             || json_object_has_member (object, "expectKeyboardFocus")))
         continue;
       if (object != NULL && json_object_has_member (object, "restart"))
         {
