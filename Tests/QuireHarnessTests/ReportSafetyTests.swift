@@ -93,7 +93,10 @@ import Testing
         }
     }
 
-    @Test func aTraceThatCannotBeWrittenFailsTheRun() throws {
+    // Not under ThreadSanitizer: its runtime dies writing its own files when a write fails
+    // (DEADLYSIGNAL in the fresh-clone CI run); the plain and ASan builds run it.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "ThreadSanitizer's runtime dies on the failed write"))
+    func aTraceThatCannotBeWrittenFailsTheRun() throws {
         // A trace page over a 1 KiB file-size limit (SIGXFSZ ignored: the write fails with EFBIG).
         try inFolder { folder in
             let run = try shell("ulimit -f 2; exec \"$QUIRE\" test --plain --trace tr \"$FIXTURES/mixed\"", in: folder)
@@ -104,7 +107,10 @@ import Testing
         }
     }
 
-    @Test func aFileSizeLimitIsAWriteErrorNotADeathAndLeavesNoFile() throws {
+    // Not under ThreadSanitizer: its runtime dies writing its own files when a write fails
+    // (DEADLYSIGNAL in the fresh-clone CI run); the plain and ASan builds run it.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "ThreadSanitizer's runtime dies on the failed write"))
+    func aFileSizeLimitIsAWriteErrorNotADeathAndLeavesNoFile() throws {
         try inFolder { folder in
             // 1 KiB: the JUnit report of the five passing scripts is larger; TAP and the final
             // states stream their lines, the JUnit report copies its cases at the end.
