@@ -80,6 +80,9 @@ public enum Runner {
         // focus goes (`expectKeyboardFocus`).
         let keepsLastEvent = script.steps.contains { if case .expectKeyboardFocus = $0 { true } else { false } }
         var lastEvent: (event: Event, emitted: [SessionNotification])? = nil
+        // The refusal notice a front would show now, kept only for scripts that check it.
+        let keepsNotice = script.steps.contains { if case .expectNotice = $0 { true } else { false } }
+        var notice: RefusalNotice? = nil
 
         stepLoop: for (index, step) in script.steps.enumerated() {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
@@ -92,6 +95,7 @@ public enum Runner {
                 driver.send(event, into: &buffer)
                 emittedInAll += buffer.count
                 if keepsLastEvent { lastEvent = (event, buffer) }
+                if keepsNotice { notice = driver.session.refusalNotice(after: event, emitted: buffer, previous: notice) }
                 if nextCheck[index] != nil {
                     for notification in buffer { window.append(notification) }
                 }
@@ -120,6 +124,15 @@ public enum Runner {
             case .expectKeyboardFocus(let expected):
                 let actual = driver.session.keyboardFocus(after: lastEvent?.event, emitted: lastEvent?.emitted ?? []).name
                 if actual != expected { lines = ["keyboard focus: expected \(expected), got \(actual)"] }
+            case .expectNotice(let expected):
+                let actual = notice?.json ?? .null
+                if expected == .null || actual == .null {
+                    if expected != actual { lines = ["notice: expected \(JSONWriter.string(expected)), got \(JSONWriter.string(actual))"] }
+                } else {
+                    var mismatches: [Mismatch] = []
+                    Matcher.match(expected: expected, actual: actual, at: .root, into: &mismatches)
+                    lines = mismatches.map { "notice \($0)" }
+                }
             case .expectEmitted, .expectEmittedExactly:
                 if let reason = window.check() { lines = [reason] }
                 window.reset(for: nextCheck[index].flatMap { expectation(script.steps[$0]) })

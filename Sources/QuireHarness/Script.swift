@@ -18,6 +18,9 @@ public struct SessionScript: Sendable {
         /// Where keyboard focus goes after the previous event, as the core decides it
         /// (`KeyboardFocus.name`: `button:next`, `field:ID`, `stay:button:next`, …; our extension).
         case expectKeyboardFocus(String)
+        /// The refusal notice shown after the previous event (`Session.refusalNotice`), matched
+        /// partially as `expect` matches; `null`: none (our extension).
+        case expectNotice(JSONValue)
         case restart
     }
 
@@ -159,7 +162,7 @@ public enum ScriptLoad: Sendable {
 
 public enum ScriptLoader {
     static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "steps"]
-    static let stepKeys = Event.names + ["expect", "expectExactly", "expectEmitted", "expectEmittedExactly", "expectKeyboardFocus", "restart"]
+    static let stepKeys = Event.names + ["expect", "expectExactly", "expectEmitted", "expectEmittedExactly", "expectKeyboardFocus", "expectNotice", "restart"]
 
     /// Reads and validates a script file; a broken script is bad input, never a failure. A file
     /// named `explicitly` must be a script: another format is bad input too.
@@ -315,6 +318,11 @@ public enum ScriptLoader {
                 return nil
             }
             return .expectKeyboardFocus(name)
+        case "expectNotice":
+            if value == .null { return .expectNotice(.null) }
+            guard let object = reader.object(value, at: path() + key, what: "'expectNotice'") else { return nil }
+            reader.checkKeys(object, at: path() + key, allowed: RefusalNotice.keys, what: "a notice")
+            return .expectNotice(value)
         case "restart":
             guard value == .bool(true) else {
                 reader.error(path() + key, "'restart' takes true")
@@ -325,7 +333,7 @@ public enum ScriptLoader {
             switch Event.parse(key: key, value: value) {
             case .failure(let error):
                 if !Event.names.contains(key) {
-                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus or restart"
+                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice or restart"
                     if let near = DocumentReader.closest(to: key, in: stepKeys) { message = "unknown step '\(key)'; did you mean '\(near)'?" }
                     reader.error(path() + key, message, onKey: true)
                 } else {
