@@ -54,7 +54,9 @@ public enum Runner {
     }
 
     public static func run(_ script: SessionScript, options: Options = Options()) -> ScriptResult {
-        run(script, options: options, driver: DirectDriver(Session(flow: script.flow, locale: script.locale, viewportWidth: script.viewportWidth)))
+        var session = script.startSession
+        session.reducedMotion = script.reducedMotion
+        return run(script, options: options, driver: DirectDriver(session))
     }
 
     /// Replays `script` through `driver`, whose session must start as the script's (its flow,
@@ -218,9 +220,11 @@ public enum Runner {
         restore: (_ snapshot: [UInt8], _ flow: Flow) throws(DocumentError) -> Session = Runner.restore
     ) -> [String] {
         let snapshot = session.snapshotData(includingFlow: false)
-        let restored: Session
+        var restored: Session
         do {
             restored = try restore(snapshot, flow)
+            // A front's setting, not the session's state: the front sets it again.
+            restored.reducedMotion = session.reducedMotion
         } catch {
             return ["restart failed: the snapshot did not restore"] + error.diagnostics.map { "  \($0)" }
         }

@@ -29,6 +29,12 @@ public struct SessionScript: Sendable {
     public var flow: Flow
     public var viewportWidth: Double
     public var locale: String
+    /// `reducedMotion`: the session runs with reduced motion (moves land at once, auto-advance
+    /// pauses), as a front with animations off sets it.
+    public var reducedMotion = false
+    /// `values`: the answers the session starts from instead of the flow's defaults
+    /// (`Session(flow:startingWith:)`; what `quire run --record` writes for a walkthrough run again).
+    public var startingValues: JSONObject? = nil
     public var steps: [Step]
     /// Each step's JSON as written, for reports and traces.
     public var rawSteps: [JSONValue]
@@ -161,7 +167,7 @@ public enum ScriptLoad: Sendable {
 }
 
 public enum ScriptLoader {
-    static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "steps"]
+    static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "reducedMotion", "values", "steps"]
     static let stepKeys = Event.names + ["expect", "expectExactly", "expectEmitted", "expectEmittedExactly", "expectKeyboardFocus", "expectNotice", "restart"]
 
     /// Reads and validates a script file; a broken script is bad input, never a failure. A file
@@ -220,6 +226,7 @@ public enum ScriptLoader {
         let description = object["description"].flatMap { reader.string($0, at: .root + "description", what: "description") }
         let locale = object["locale"].flatMap { reader.string($0, at: .root + "locale", what: "locale") } ?? "en"
         if let problem = Flow.languageTagProblem(locale) { reader.error(.root + "locale", problem) }
+        let reducedMotion = object["reducedMotion"].flatMap { reader.bool($0, at: .root + "reducedMotion", what: "reducedMotion") } ?? false
         var width = 800.0
         if let viewport = object["viewport"], let size = reader.object(viewport, at: .root + "viewport", what: "viewport") {
             reader.checkKeys(size, at: .root + "viewport", allowed: ["width", "height"], what: "the viewport")
@@ -268,10 +275,13 @@ public enum ScriptLoader {
         if reader.hasProblems || flow == nil {
             return .bad(reader.diagnostics() + flowProblems)
         }
-        return .script(
-            SessionScript(
-                file: file, name: name, flow: flow!, viewportWidth: width, locale: locale, steps: steps, rawSteps: rawSteps,
-                source: bytes, description: description))
+        var script = SessionScript(
+            file: file, name: name, flow: flow!, viewportWidth: width, locale: locale, steps: steps, rawSteps: rawSteps,
+            source: bytes, description: description)
+        script.reducedMotion = reducedMotion
+        script.startingValues = startingValues(object["values"], flow: flow!, reader: &reader)
+        if reader.hasProblems { return .bad(reader.diagnostics()) }
+        return .script(script)
     }
 
     /// Step `index` of the `steps` list; its path (`$.steps[index]`) is built only to name a problem.
