@@ -19,9 +19,16 @@ public final class WalkthroughView: SessionView {
     let pager: PagerView
     let chrome: ChromeView
     let input: InputPanelView
-    private let column = Box(GTK_ORIENTATION_VERTICAL)
+    /// The refusal notice under Cancel's row (or the header bar), above the pages.
+    let banner: NoticeBanner
+    /// The header bar Cancel sits in (the app's window), nil where it has its own row (embedded).
+    private var cancelHeader: Widget?
+    /// Cancel's row, the pages (they fill, and scroll), the inset and the chrome: the column never
+    /// counts the inset in its size, so the window never grows when the panel opens.
+    private let column = Column()
     /// Room made under the pages while the input panel is up, so the pages (centred) move up out
-    /// from under it, as a view avoids the on-screen keyboard.
+    /// from under it, as a view avoids the on-screen keyboard — at most what the pages can give
+    /// up (`Column`); the page then scrolls the field into view.
     private let inset = Revealer(GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP, milliseconds: 200)
     private let insetSpace = Box(GTK_ORIENTATION_VERTICAL)
     private let keys = KeyController()
@@ -36,15 +43,21 @@ public final class WalkthroughView: SessionView {
         self.host = host
         pager = PagerView(host: host)
         pager.externalClock = externalClock
+        // The desktop's animations setting (reduced motion), unless a replay owns the time.
+        if !externalClock { pager.followDesktopMotion() }
         chrome = ChromeView(host: host)
         input = InputPanelView(host: host)
+        banner = NoticeBanner(host: host)
         root.addCSSClass("quire-walkthrough")
         root.setAccessibleLabel(host.session.chrome.title ?? host.session.flow.id)
         column.append(chrome.top)
-        column.append(pager.root)
+        column.append(banner.revealer)
+        column.append(pager.root, .fill)
         inset.setChild(insetSpace)
         inset.canTarget = false
-        column.append(inset)
+        // Once the room is made, the page scrolls the field whose picker is open into view.
+        inset.onNotify("child-revealed") { [weak self] in self?.showFirstResponder() }
+        column.append(inset, .inset)
         column.append(chrome.bar)
         root.setChild(column)
         root.addOverlay(chrome.progress)
@@ -62,7 +75,45 @@ public final class WalkthroughView: SessionView {
         host.attach(pager)
         host.attach(chrome)
         host.attach(input)
+        host.attach(banner)
         host.attach(self)
+    }
+
+    /// Puts Cancel at the start of `header` (a GtkHeaderBar: the app's window), where
+    /// gnome-initial-setup has it, instead of its own row above the pages, while this view is
+    /// on screen; it comes back to its row when the view leaves the window. The keyboard order is
+    /// the same either way: Cancel first (docs/session-semantics.md, "Keyboard focus").
+    public func placeCancel(inHeaderBar header: Widget) {
+        cancelHeader = header
+        root.onMap { [weak self] in self?.moveCancel(toHeader: true) }
+        root.onUnmap { [weak self] in self?.moveCancel(toHeader: false) }
+        if gtk_widget_get_mapped(root.widget) != 0 { moveCancel(toHeader: true) }
+    }
+
+    private func moveCancel(toHeader: Bool) {
+        guard let header = cancelHeader else { return }
+        let cancel = chrome.cancelButton
+        let inHeader = gtk_widget_get_parent(cancel.widget) != chrome.top.widget
+        guard toHeader != inHeader else { return }
+        if toHeader {
+            gtk_box_remove(quire_box(chrome.top.pointer), cancel.widget)
+            gtk_header_bar_pack_start(OpaquePointer(header.widget), cancel.widget)
+            cancel.removeCSSClass("flat")
+            chrome.top.isVisible = false
+        } else {
+            gtk_header_bar_remove(OpaquePointer(header.widget), cancel.widget)
+            chrome.top.append(cancel)
+            cancel.addCSSClass("flat")
+            chrome.top.isVisible = true
+        }
+    }
+
+    /// The current page's name ("About you — page 2 of 5"), and a callback when it changes: the
+    /// app's window title follows it (Accessibility in docs/gtk-shell.md).
+    public var pageName: String { pager.accessibleName }
+    public var onPageName: ((String) -> Void)? {
+        get { pager.onPageName }
+        set { pager.onPageName = newValue }
     }
 
     /// The page views built now, by visible index.
@@ -79,7 +130,11 @@ public final class WalkthroughView: SessionView {
         if session.chrome.input != nil {
             let covered = input.naturalHeight(forWidth: max(root.width, 1)) - chrome.bar.height
             insetSpace.setSizeRequest(height: max(covered, 0))
-            inset.revealed = true
+            if !inset.revealed {
+                inset.revealed = true
+                // Without an animation (reduced motion) the room is there after the next layout.
+                reveal = MainLoop.idle { [weak self] in self?.showFirstResponder() }
+            }
         } else {
             inset.revealed = false
         }
@@ -99,6 +154,15 @@ public final class WalkthroughView: SessionView {
         pendingLanding = land(landing) ? nil : landing
         if pendingLanding != nil { retryLanding(attempts: 20) }
         if case .key? = event { showFocusRing() }
+    }
+
+    private var reveal: MainLoop.IdleCall?
+
+    /// Scrolls the current page so the first responder's row is above the input panel.
+    private func showFirstResponder() {
+        let session = host.session
+        guard let field = session.focusedField, session.chrome.input != nil else { return }
+        pager.scrollToShow(field: field, onPage: session.currentIndex)
     }
 
     /// Tries a landing that could not be made yet again when the loop is idle (after the next
