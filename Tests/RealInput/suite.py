@@ -600,6 +600,7 @@ def main(argv=None):
     options.out = os.path.abspath(options.out)
     options.only = [p for item in options.only for p in item.split(",") if p]
     import cases  # noqa: F401 - registers the cases
+    import app_cases  # noqa: F401 - the app/* cases (issue 20's chrome)
     import size_cases  # noqa: F401 - the size/* cases
     if options.list:
         for c in CASES:

@@ -84,12 +84,11 @@ public final class QuireApplication {
     /// The settings the main window shows (and the preferences edit).
     private var settingValues = JSONObject()
     private var settingsOutcome = Outcome.finished
+    /// The primary menu's button (held: the header bar's reference alone is not this wrapper's).
+    private var menuButton: Widget?
     /// The About dialog, made the first time it is asked for and kept (it hides on close).
     private(set) var about: Window?
     private lazy var strings = AppStrings(locale: locale)
-    /// How many times the timer ran out in this run (tests; `QUIRE_PRINT_TIMER_END=1` prints
-    /// `timer-ended` on standard output each time).
-    private(set) var timerEndings = 0
 
     private let storage: AppStorage
 
@@ -214,7 +213,9 @@ public final class QuireApplication {
         gtk_window_set_titlebar(gtkWindow, header.widget)
         // The primary menu at the end of the header bar, as GNOME's apps have it (the timer's
         // button, packed later, comes before it).
-        gtk_header_bar_pack_end(OpaquePointer(header.widget), AppChrome.primaryMenu(strings).widget)
+        let menu = AppChrome.primaryMenu(strings)
+        menuButton = menu
+        gtk_header_bar_pack_end(OpaquePointer(header.widget), menu.widget)
         if let gtkWindow { AppChrome.installShortcuts(strings, on: gtkWindow) }
         // Closed by the user: GTK's `destroy` never comes while this wrapper holds the window,
         // so the close request is when the walkthrough and the timer are saved.
@@ -381,7 +382,6 @@ public final class QuireApplication {
     /// `timer-ended`, urgent, its click presents the window) says so outside the window, and the
     /// display's bell rings (`gdk_display_beep`: the desktop's alert sound, or a flash).
     private func timerEnded(_ timer: FocusTimer) {
-        timerEndings += 1
         let notification = g_notification_new(strings.timesUp)
         let length = Strings(locale: locale).duration(timer.duration, withSeconds: true)
         g_notification_set_body(notification, strings.sessionEnded(length))
@@ -390,7 +390,6 @@ public final class QuireApplication {
         g_application_send_notification(quire_g_application(app.pointer), "timer-ended", notification)
         g_object_unref(UnsafeMutableRawPointer(notification))
         if let window, let display = gtk_widget_get_display(quire_widget(window.pointer)) { gdk_display_beep(display) }
-        if g_getenv("QUIRE_PRINT_TIMER_END") != nil { printLine("timer-ended") }
     }
 
     /// The About dialog over the window (`app.about`, in the primary menu).
