@@ -268,3 +268,121 @@ const char *quire_layout_scope_refused_handler(GtkBuilderScope *scope) {
 }
 
 gboolean quire_is_main_thread(void) { return gettid() == getpid(); }
+
+void quire_accessible_set_required(gpointer widget, gboolean required) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_REQUIRED, required, -1);
+}
+
+void quire_accessible_set_invalid(gpointer widget, gboolean invalid) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,
+                                invalid ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+}
+
+void quire_accessible_set_hidden(gpointer widget, gboolean hidden) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
+}
+
+void quire_accessible_set_selected(gpointer widget, gboolean selected) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_SELECTED, selected, -1);
+}
+
+void quire_accessible_set_checked(gpointer widget, gboolean checked) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_CHECKED,
+                                checked ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
+}
+
+void quire_accessible_set_described_by(gpointer widget, gpointer other) {
+    if (other == NULL) {
+        gtk_accessible_reset_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY);
+        return;
+    }
+    gtk_accessible_update_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, GTK_ACCESSIBLE(other),
+                                   NULL, -1);
+}
+
+void quire_accessible_reset_description(gpointer widget) {
+    gtk_accessible_reset_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
+GtkWidget *quire_widget_new_with_role(GType type, GtkAccessibleRole role) {
+    return g_object_new(type, "accessible-role", role, NULL);
+}
+
+gboolean quire_accessible_can_announce(void) { return QUIRE_CAN_ANNOUNCE; }
+
+void quire_accessible_announce(gpointer widget, const char *message) {
+#if QUIRE_CAN_ANNOUNCE
+    gtk_accessible_announce(GTK_ACCESSIBLE(widget), message, GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
+#else
+    (void)widget;
+    (void)message;
+#endif
+}
+
+gboolean quire_settings_get_bool(const char *name) {
+    GtkSettings *settings = gtk_settings_get_default();
+    gboolean value = FALSE;
+    if (settings) g_object_get(settings, name, &value, NULL);
+    return value;
+}
+
+static void value_area_measure(GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural,
+                               int *minimum_baseline, int *natural_baseline) {
+    (void)for_size;
+    GtkDrawingArea *area = GTK_DRAWING_AREA(widget);
+    int size = orientation == GTK_ORIENTATION_HORIZONTAL ? gtk_drawing_area_get_content_width(area)
+                                                         : gtk_drawing_area_get_content_height(area);
+    int low = size;
+    for (GtkWidget *child = gtk_widget_get_first_child(widget); child; child = gtk_widget_get_next_sibling(child)) {
+        int child_minimum = 0;
+        gtk_widget_measure(child, orientation, -1, &child_minimum, NULL, NULL, NULL);
+        if (child_minimum > low) low = child_minimum;
+    }
+    *minimum = low;
+    *natural = low;
+    *minimum_baseline = -1;
+    *natural_baseline = -1;
+}
+
+static void value_area_allocate(GtkWidget *widget, int width, int height, int baseline) {
+    (void)baseline;
+    for (GtkWidget *child = gtk_widget_get_first_child(widget); child; child = gtk_widget_get_next_sibling(child)) {
+        if (!gtk_widget_should_layout(child)) continue;
+        int ignored;
+        gtk_widget_measure(child, GTK_ORIENTATION_HORIZONTAL, -1, &ignored, NULL, NULL, NULL);
+        gtk_widget_measure(child, GTK_ORIENTATION_VERTICAL, width, &ignored, NULL, NULL, NULL);
+        gtk_widget_allocate(child, width, height, -1, NULL);
+    }
+}
+
+static void value_area_destroyed(GtkWidget *area, gpointer data) {
+    (void)data;
+    GtkWidget *child;
+    while ((child = gtk_widget_get_first_child(area)) != NULL) gtk_widget_unparent(child);
+}
+
+GtkWidget *quire_value_area_attach(gpointer area, GtkAccessibleRole role) {
+    static gboolean styled = FALSE;
+    GdkDisplay *display = gdk_display_get_default();
+    if (!styled && display != NULL) {
+        styled = TRUE;
+        GtkCssProvider *provider = gtk_css_provider_new();
+        gtk_css_provider_load_from_data(provider,
+                                        "progressbar.quire-value-proxy, progressbar.quire-value-proxy > trough, "
+                                        "progressbar.quire-value-proxy > trough > progress "
+                                        "{ min-width: 0; min-height: 0; margin: 0; padding: 0; border: none; }",
+                                        -1);
+        gtk_style_context_add_provider_for_display(display, GTK_STYLE_PROVIDER(provider),
+                                                   GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+        g_object_unref(provider);
+    }
+    GtkWidget *widget = GTK_WIDGET(area);
+    GtkWidget *proxy = g_object_new(GTK_TYPE_PROGRESS_BAR, "accessible-role", role, NULL);
+    gtk_widget_add_css_class(proxy, "quire-value-proxy");
+    gtk_widget_set_opacity(proxy, 0);
+    gtk_widget_set_can_target(proxy, FALSE);
+    gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(NULL, value_area_measure, value_area_allocate));
+    gtk_widget_set_parent(proxy, widget);
+    g_signal_connect(widget, "destroy", G_CALLBACK(value_area_destroyed), NULL);
+    return proxy;
+}

@@ -87,6 +87,10 @@ final class EngineStore: SessionStore {
         engine?.session.setViewportWidth(width)
     }
 
+    func setReducedMotion(_ on: Bool) {
+        engine?.session.reducedMotion = on
+    }
+
     /// Stops listening (the widget is destroyed).
     func detach() {
         engine?.removeListener(listener)

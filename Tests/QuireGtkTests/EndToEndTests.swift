@@ -96,10 +96,14 @@ extension EndToEndTests {
         return dumps
     }
 
-    func has(_ dump: [String], _ role: String, _ name: String, text: String? = nil) -> Bool {
+    /// Whether a node with this role and name is in the dump (with this text; with each of
+    /// `states`, of those the walker reports: selected, checked, required, invalid-entry).
+    func has(_ dump: [String], _ role: String, _ name: String, text: String? = nil, states: [String] = []) -> Bool {
         dump.contains { line in
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let have = parts.count >= 4 ? parts[3].split(separator: ",").map(String.init) : []
             return parts.count >= 3 && parts[0] == role && parts[1] == name && (text == nil || parts[2] == text)
+                && states.allSatisfy(have.contains)
         }
     }
 
@@ -173,7 +177,7 @@ extension EndToEndTests {
         _ = try walk(
             [
                 "key Right", "wait slider:Page 2 of 5", "key Tab", "key Tab", "wait panel:Name", "type Aki", "key Tab",
-                "wait panel:Feed language", "key Down", "wait push button:日本語, selected",
+                "wait panel:Feed language", "key Down", "wait list item:日本語[selected]",
             ], home: home)
         // walk() ends the app with SIGKILL: nothing ran on the way out.
         let dumps = try walk(["dump"], home: home)
@@ -181,7 +185,8 @@ extension EndToEndTests {
         #expect(indicator(dumps[0]) == "Page 2 of 5")
         #expect(has(dumps[0], "text", "Name", text: "Aki"))
         #expect(has(dumps[0], "push button", "Done"))
-        #expect(has(dumps[0], "push button", "日本語, selected"))
+        #expect(has(dumps[0], "list item", "日本語", states: ["selected"]))
+        #expect(!has(dumps[0], "list item", "English", states: ["selected"]))
     }
 
     /// Finishing saves the settings: the next launch opens the main window, not the walkthrough.
@@ -210,7 +215,7 @@ extension EndToEndTests {
         let dumps = try walk([
             "dump",
             "press push button:Next", "wait slider:Page 2 of 5", "dump",
-            "press push button:Feed language: English", "wait push button:English, selected", "dump",
+            "press push button:Feed language: English", "wait list item:English[selected]", "dump",
         ])
         try #require(dumps.count == 3)
         // The first page: the indicator is a slider named after the page; the buttons are named.
@@ -227,8 +232,9 @@ extension EndToEndTests {
         // The choice list opened: the toolbar's buttons and the options.
         #expect(has(dumps[2], "push button", "Done"))
         #expect(has(dumps[2], "push button", "Previous"))
-        #expect(has(dumps[2], "push button", "English, selected"))
-        #expect(has(dumps[2], "push button", "日本語"))
+        #expect(has(dumps[2], "list item", "English", states: ["selected"]))
+        #expect(has(dumps[2], "list item", "日本語"))
+        #expect(!has(dumps[2], "list item", "日本語", states: ["selected"]))
         // No operable node is named after its GType (GTK 4.8's fallback for unnamed widgets).
         for dump in dumps {
             let unnamed = dump.filter { line in

@@ -159,7 +159,7 @@ struct WalkthroughViewTests {
     @Test func theIndicatorIsAnAccessibleSliderNamedAfterThePage() throws {
         let (view, window) = open(try GtkTest.pages(4))
         defer { window.close() }
-        let indicator = view.chrome.indicator.area
+        let indicator = view.chrome.indicator.focusWidget
         #expect(view.chrome.indicator.accessibleLabel == "Page 1 of 4")
         #expect(indicator.accessibleRole == GTK_ACCESSIBLE_ROLE_SLIDER)
         view.host.send(.tap(.button(.next)))

@@ -283,14 +283,15 @@ def _(t):
 def _(t):
     goto(t, 2)
     open_picker(t, "Feed language")
-    t.click("push button", match=r"^日本語")
-    t.wait(lambda s: s.find("push button", "日本語, selected"), "日本語 to be selected")
+    t.click("list item", "日本語")
+    t.wait(lambda s: s.find("list item", "日本語") is not None and s.find("list item", "日本語").has("selected"),
+           "日本語 to be selected")
     click_toolbar(t, "Done")
     t.wait_picker(None)
     t.expect(value_button(t, "Feed language").name == "Feed language: 日本語",
              f"Done did not keep 日本語: {value_button(t, 'Feed language').name!r}")
     open_picker(t, "Feed language")
-    t.click("push button", match=r"^English")
+    t.click("list item", "English")
     t.settle(0.2)
     click_toolbar(t, "Done")
     t.wait_picker(None)
@@ -443,7 +444,7 @@ def _(t):
     t.settle()
     if not t.snap().picker():
         open_picker(t, "Feed language")
-    t.click("push button", match=r"^日本語", repeat=2)
+    t.click("list item", "日本語", repeat=2)
     t.settle()
     click_toolbar(t, "Done", repeat=2)
     t.settle()
@@ -475,7 +476,7 @@ def _(t):
     t.settle()
     ensure_name(t)
     open_picker(t, "Feed language")
-    t.click("push button", match=r"^日本語")
+    t.click("list item", "日本語")
     click_toolbar(t, "Done")
     t.wait_picker(None)
     click_chrome(t, "Next")
@@ -613,7 +614,7 @@ def _(t):
     if not t.snap().picker():
         open_picker(t, "Feed language")
     snap = t.snap()
-    option = snap.find("push button", match=r"^日本語")
+    option = snap.find("list item", "日本語")
     if option is not None:
         x, oy = option.center()
         _r, _l, y = pages_drag_line(t, snap)
@@ -1061,7 +1062,7 @@ def monkey_events(t, rng, events, delay, w, h, header, pages_seen, pickers_seen,
                 pickers_seen.add(snap.picker())
             frame = snap.frame()
             controls = [n for n in snap.nodes if n.role in (
-                "push button", "text", "check box", "spin button", "slider", "toggle button")
+                "push button", "text", "check box", "spin button", "slider", "toggle button", "list item")
                 and len(n.ancestors) > 1 and n.ancestors[1] == (frame.role, frame.name)
                 and snap.on_screen(n) and n.extents()[1] > header
                 and not (n.name == "Cancel" and not n.inside(*TOOLBAR))]  # Cancel ends it: rarely, below
@@ -1103,6 +1104,8 @@ def monkey_events(t, rng, events, delay, w, h, header, pages_seen, pickers_seen,
         if delay:
             time.sleep(delay)
 
+
+import accessibility  # noqa: E402,F401 - a11y/* (Tests/RealInput/accessibility.py)
 
 for _name, _timeout, _fn in EMBEDDED:
     case(_name, timeout=_timeout, host="embed")(_fn)

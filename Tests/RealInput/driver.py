@@ -173,6 +173,20 @@ class Input:
 
 # ------------------------------------------------------------------------------------------ a11y
 
+# The pager is labelled with the current page's name ("About you — page 2 of 5", "Page 1 of 5"
+# for a page without a title). "Pages", as a name to find or be inside, means the pager whatever
+# page it names.
+PAGER_NAME = re.compile(r"^Page \d+ of \d+$| — page \d+ of \d+$")
+
+
+def name_is(name, wanted, role=None):
+    """Whether an accessible's name is `wanted` ("Pages": a filler named with a page name, the
+    pager; the window, titled the same, is a frame)."""
+    if wanted == "Pages" and role is not None:
+        return role == "filler" and (name == wanted or bool(PAGER_NAME.search(name or "")))
+    return name == wanted
+
+
 class Node:
     """One accessible, read once: role, name, states; extents and text on demand."""
 
@@ -198,7 +212,7 @@ class Node:
 
     def inside(self, role, name=None):
         """Whether an ancestor has this role (None: any) and name (None: any)."""
-        return any((role is None or r == role) and (name is None or n == name) for r, n in self.ancestors)
+        return any((role is None or r == role) and (name is None or name_is(n, name, r)) for r, n in self.ancestors)
 
     def extents(self):
         if self._extents is None:
@@ -247,7 +261,7 @@ class Snapshot:
         for node in self.nodes:
             if role is not None and node.role != role:
                 continue
-            if name is not None and node.name != name:
+            if name is not None and not name_is(node.name, name, node.role):
                 continue
             if match is not None and not re.search(match, node.name):
                 continue
@@ -369,7 +383,8 @@ class A11y:
             node = Node(acc, role, name, states, ancestors)
             if len(ancestors) == 1:
                 frame_width[len(nodes)] = node.extents()[2]
-            elif len(ancestors) >= 3 and ancestors[-2] == ("filler", "Pages") and role == "panel":
+            elif len(ancestors) >= 3 and name_is(ancestors[-2][1], "Pages", ancestors[-2][0]) \
+                    and role == "panel":
                 width = frame_width.get(max(frame_width)) if frame_width else None
                 x, _y, w, _h = node.extents()
                 if width and (x >= width or x + w <= 0):

@@ -116,4 +116,36 @@ void quire_settings_set_bool(const char *name, gboolean value);
 // Whether this is the process's first thread, the one Swift's main actor runs on (an embedding
 // app calling from another thread must be refused, not trapped).
 gboolean quire_is_main_thread(void);
+// Accessibility (Widgets/Accessibility.swift): gtk_accessible_update_state/property/relation are
+// variadic. `required` (a property), `invalid`, `hidden`, `selected` and `checked` (states); the
+// described-by relation to one other accessible (NULL: none); a widget of any type created with
+// an accessible role other than its class's (the role is construct-only).
+void quire_accessible_set_required(gpointer widget, gboolean required);
+void quire_accessible_set_invalid(gpointer widget, gboolean invalid);
+void quire_accessible_set_hidden(gpointer widget, gboolean hidden);
+void quire_accessible_set_selected(gpointer widget, gboolean selected);
+void quire_accessible_set_checked(gpointer widget, gboolean checked);
+void quire_accessible_set_described_by(gpointer widget, gpointer other);
+void quire_accessible_reset_description(gpointer widget);
+GtkWidget *quire_widget_new_with_role(GType type, GtkAccessibleRole role);
+// gtk_accessible_announce (GTK 4.14) where the GTK built against has it (GTK_CHECK_VERSION at
+// build time: Debian 12's 4.8 has not): QUIRE_CAN_ANNOUNCE is 1 then, and the call speaks
+// `message` politely; otherwise it does nothing.
+#if GTK_CHECK_VERSION(4, 14, 0)
+#define QUIRE_CAN_ANNOUNCE 1
+#else
+#define QUIRE_CAN_ANNOUNCE 0
+#endif
+gboolean quire_accessible_can_announce(void);
+void quire_accessible_announce(gpointer widget, const char *message);
+// A boolean GtkSettings property of the default settings (g_object_get is variadic); FALSE
+// without a display.
+gboolean quire_settings_get_bool(const char *name);
+// A value a drawn control reports (GTK 4.8's AT-SPI bridge gives the Value interface only to
+// GtkRange, GtkProgressBar, GtkSpinButton… instances, whatever their role): an invisible
+// GtkProgressBar made with `role` is put inside `area` (a GtkDrawingArea, which keeps its content
+// size and draws as before; the proxy is allocated over it, takes no pointer input and is
+// unparented when the area is destroyed). The proxy carries the accessible value and name and
+// takes keyboard focus in the area's stead. Returns the proxy (floating: the area holds it).
+GtkWidget *quire_value_area_attach(gpointer area, GtkAccessibleRole role);
 #endif

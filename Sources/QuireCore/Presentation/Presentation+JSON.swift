@@ -26,7 +26,7 @@ extension PagePresentation {
 
 extension FieldPresentation {
     public var json: JSONValue {
-        var object = JSONObject(minimumCapacity: 11)
+        var object = JSONObject(minimumCapacity: 12)
         object.append("id", .string(id))
         object.append("kind", .string(kind))
         object.append("label", .string(label))
@@ -38,6 +38,7 @@ extension FieldPresentation {
         object.append("error", error.map(JSONValue.string) ?? .null)
         object.append("errorCode", errorCode.map { .string($0.rawValue) } ?? .null)
         object.append("isOn", isOn.map(JSONValue.bool) ?? .null)
+        object.append("accessibleDescription", accessibleDescription.map(JSONValue.string) ?? .null)
         return .object(object)
     }
 }

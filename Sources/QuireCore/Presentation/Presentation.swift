@@ -29,6 +29,9 @@ public struct FieldPresentation: Sendable, Hashable {
     public var errorCode: ValidationCode?
     /// For toggles: whether it is on.
     public var isOn: Bool?
+    /// What assistive technology reads after the field's name: its revealed error, else
+    /// "Required" for a required field (GTK 4.8's AT-SPI bridge has no required state), else nil.
+    public var accessibleDescription: String? = nil
 }
 
 public struct ToolbarItemPresentation: Sendable, Hashable {
@@ -142,7 +145,8 @@ extension Session {
             id: definition.id, kind: definition.kind.name, label: definition.label?.resolve(locale) ?? definition.id,
             display: display(value, of: definition), placeholder: placeholder, enabled: fieldEnabled[field],
             focused: inputField == field, required: fieldRequired[field],
-            error: code.map { errorText($0, field: definition) }, errorCode: code, isOn: isOn)
+            error: code.map { errorText($0, field: definition) }, errorCode: code, isOn: isOn,
+            accessibleDescription: code.map { errorText($0, field: definition) } ?? (fieldRequired[field] ? strings.requiredField : nil))
     }
 
     /// A value as fronts show it, in the session's locale.
@@ -260,6 +264,8 @@ public struct Strings: Sendable {
     public var on: String { japanese ? "オン" : "On" }
     public var off: String { japanese ? "オフ" : "Off" }
     public var required: String { japanese ? "入力してください" : "Required" }
+    /// A required field, as assistive technology describes it.
+    public var requiredField: String { japanese ? "必須" : "Required" }
     public var mustBeOn: String { japanese ? "オンにしてください" : "Must be turned on" }
     public func atLeastCharacters(_ count: Int) -> String { japanese ? "\(count)文字以上で入力してください" : "Use at least \(count) characters" }
     public func atMostCharacters(_ count: Int) -> String { japanese ? "\(count)文字以内で入力してください" : "Use at most \(count) characters" }

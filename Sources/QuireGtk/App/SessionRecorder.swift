@@ -43,6 +43,8 @@ final class SessionRecorder {
         object.append("flow", flow)
         object.append("viewport", ["width": .number(viewportWidth ?? session.viewportWidth)])
         object.append("locale", .string(session.locale))
+        // Animations off on the desktop: the replay lands moves at once as the window did.
+        if session.reducedMotion { object.append("reducedMotion", .bool(true)) }
         if let startingValues { object.append("values", .object(startingValues)) }
         object.append("steps", .array(steps + [["expect": session.state]]))
         return .object(object)

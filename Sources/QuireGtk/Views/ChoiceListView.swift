@@ -3,9 +3,12 @@ import QuireCore
 
 /// The choice picker: its options as a list; clicking one makes it the draft (`select`), the
 /// session's draft is marked with a check. Up/Down move the draft (the window sends those keys).
+/// Assistive technology reads a list (role list) of list items named by their labels, the draft's
+/// item `selected` (as a single-selection GtkListBox's rows), rather than "…, selected" in a
+/// push button's name.
 @MainActor
 final class ChoiceListView {
-    let root = Box(GTK_ORIENTATION_VERTICAL, spacing: 2)
+    let root = AccessibleWidgets.box(GTK_ORIENTATION_VERTICAL, spacing: 2, role: GTK_ACCESSIBLE_ROLE_LIST)
     private weak var host: SessionHost?
     private var ids: [String] = []
     private var rows: [(button: Button, label: Label, check: Label)] = []
@@ -26,7 +29,7 @@ final class ChoiceListView {
             rows.removeAll()
             ids = options.map(\.id)
             for option in options {
-                let button = Button(label: "")
+                let button = AccessibleWidgets.button(role: GTK_ACCESSIBLE_ROLE_LIST_ITEM)
                 button.hasFrame = false
                 // Keyboard focus rests on the selected option while the list is open (Up/Down,
                 // Return, Escape reach the session from there); a click leaves it where it is.
@@ -50,7 +53,8 @@ final class ChoiceListView {
             row.label.text = option.label
             row.check.opacity = option.selected ? 1 : 0
             row.button.setCSSClass("quire-selected", option.selected)
-            row.button.setAccessibleLabel(option.selected ? "\(option.label), selected" : option.label)
+            row.button.setAccessibleLabel(option.label)
+            row.button.setAccessibleSelected(option.selected)
         }
     }
 }

@@ -4,8 +4,11 @@ import QuireCore
 
 /// The duration picker's wheels (UIDatePicker's countdown mode): one drawn wheel per component,
 /// turned by dragging it (a step per row height crossed), scrolling over it, clicking the row
-/// above or below the selection, or Up/Down (the window sends those keys to the session). Each
-/// turn is a `spin` event; the wheels show the session's draft.
+/// above or below the selection, or Up/Down (a row) and Page_Up/Page_Down (a quarter turn; the
+/// window sends those keys to the session, which turns the selected wheel). Each turn is a
+/// `spin` event or a key; the wheels show the session's draft. Each wheel is a focusable spin
+/// button (keyboard focus rests on the selected one) with a value: now, min, max and the text
+/// the core words ("25 minutes").
 @MainActor
 final class DurationWheelsView {
     let root = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
@@ -36,7 +39,10 @@ final class DurationWheelsView {
     @MainActor
     final class Wheel {
         let component: DurationComponent
-        let area = DrawingArea(role: GTK_ACCESSIBLE_ROLE_SPIN_BUTTON)
+        let area = DrawingArea(role: GTK_ACCESSIBLE_ROLE_GENERIC)
+        /// The accessible spin button (a stand-in inside the drawn wheel, `attachValueProxy`),
+        /// which holds the keyboard focus (KeyboardFocusing).
+        let focusWidget: Widget
         private weak var host: SessionHost?
         private var shown: WheelPresentation?
         private let drag = DragGesture()
@@ -50,10 +56,12 @@ final class DurationWheelsView {
         init(_ component: DurationComponent, host: SessionHost?) {
             self.component = component
             self.host = host
+            focusWidget = area.attachValueProxy(role: GTK_ACCESSIBLE_ROLE_SPIN_BUTTON)
             area.setContentSize(width: 96, height: Int32(Wheel.rowHeight * Double(Wheel.rows)))
             area.addCSSClass("quire-wheel")
             // Keyboard focus rests on the selected wheel while the picker is open.
-            area.isFocusable = true
+            focusWidget.isFocusable = true
+            focusWidget.focusOnClick = false
             area.setDraw { [weak self] cr, width, height in self?.draw(cr, width: Double(width), height: Double(height)) }
             drag.onDragBegin { [weak self] _, _ in
                 self?.stepsSent = 0
@@ -96,9 +104,13 @@ final class DurationWheelsView {
             guard wheel != shown else { return }
             shown = wheel
             let value = wheel.values.indices.contains(wheel.selectedIndex) ? wheel.values[wheel.selectedIndex] : 0
-            area.setAccessibleLabel("\(fieldLabel), \(wheel.title)")
-            quire_accessible_set_value(
-                area.pointer, Double(wheel.values.first ?? 0), Double(wheel.values.last ?? 0), Double(value), "\(value) \(wheel.title)")
+            focusWidget.setAccessibleLabel("\(fieldLabel), \(wheel.title)")
+            // A spin button's value: now within the wheel's range, and in words from the core
+            // ("25 minutes", "25分").
+            focusWidget.setAccessibleValue(
+                min: Double(wheel.values.first ?? 0), max: Double(wheel.values.last ?? 0), now: Double(value), text: wheel.valueText)
+            // GTK 4.8's Value interface has no text: the words are the description too.
+            focusWidget.setAccessibleDescription(wheel.valueText)
             area.queueDraw()
         }
 

@@ -261,6 +261,32 @@ final class FieldRowView {
         host.send(.tap(.field(id)))
     }
 
+    /// What assistive technology reads of the field's own widget: `required`, and with a revealed
+    /// error `invalid` plus a described-by relation to the error label; its description is the
+    /// core's (`accessibleDescription`: the error, else "Required" for a required field). A
+    /// layout without an error label describes the input by the text alone.
+    private func updateAccessibility(_ field: FieldPresentation, old: FieldPresentation?) {
+        guard let widget = ownWidget else { return }
+        if old?.required != field.required { widget.setAccessibleRequired(field.required) }
+        if old == nil || old?.error != field.error {
+            widget.setAccessibleInvalid(field.error != nil)
+            if let error = field.error, hasErrorLabel {
+                // The label's text is set before the relation names it.
+                errorLabel.text = error
+                widget.setAccessibleDescribedBy(errorLabel, text: error)
+            } else {
+                widget.setAccessibleDescribedBy(nil, text: nil)
+            }
+        }
+        if old == nil || old?.accessibleDescription != field.accessibleDescription || old?.error != field.error {
+            if let description = field.accessibleDescription {
+                widget.setAccessibleDescription(description)
+            } else {
+                quire_accessible_reset_description(widget.pointer)
+            }
+        }
+    }
+
     func update(_ field: FieldPresentation) {
         guard field != shown else { return }
         let old = shown
@@ -297,6 +323,7 @@ final class FieldRowView {
             check.withBlocked(checkHandler) { check.isOn = isOn }
             check.setAccessibleLabel(field.label)
         }
+        updateAccessibility(field, old: old)
         if bound {
             // A layout's error label shows while there is an error; without one, the input's
             // tooltip says it.

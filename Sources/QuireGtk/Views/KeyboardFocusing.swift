@@ -13,7 +13,7 @@ extension WalkthroughView {
         switch stop {
         case .toggle(let id): return pager.row(for: id, onPage: host.session.currentIndex)?.ownWidget
         case .back: return chrome.button(.back)
-        case .indicator: return chrome.indicator.area
+        case .indicator: return chrome.indicator.focusWidget
         case .skip: return chrome.button(.skip)
         case .next: return chrome.button(.next)
         case .finish: return chrome.button(.finish)
@@ -30,7 +30,7 @@ extension WalkthroughView {
             switch input.view {
             case .durationPicker:
                 if let selected = input.wheels.first(where: \.isSelectedWheel), let wheel = self.input.wheels.wheel(selected.component) {
-                    return wheel.area
+                    return wheel.focusWidget
                 }
             case .choiceList:
                 if let selected = input.options.first(where: \.selected), let button = self.input.choices.button(for: selected.id) {
@@ -73,7 +73,9 @@ extension WalkthroughView {
     /// Whether keyboard focus rests somewhere a keyboard user can act: a focusable, visible,
     /// sensitive widget of this view.
     var focusIsUsable: Bool {
-        guard let focus = focusWidget, gtk_widget_is_ancestor(focus, root.widget) != 0 else { return false }
+        // Cancel may be in the window's header bar, outside the view.
+        guard let focus = focusWidget, gtk_widget_is_ancestor(focus, root.widget) != 0 || focus == chrome.cancelButton.widget
+        else { return false }
         return gtk_widget_get_focusable(focus) != 0 && gtk_widget_is_sensitive(focus) != 0 && gtk_widget_is_drawable(focus) != 0
     }
 

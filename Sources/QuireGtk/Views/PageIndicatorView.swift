@@ -5,11 +5,15 @@ import QuireCore
 /// The page indicator (UIPageControl): dots that follow the pager's fractional position. A click
 /// on a dot jumps there (`indicator:N`), a click left or right of the current dot steps
 /// (`indicator:left` / `indicator:right`); with the keyboard, Left/Right step and Home/End jump to
-/// the ends. It is an accessible slider named "Page 2 of 4" — libadwaita's dots are display-only
-/// and unnamed.
+/// the ends. It is an accessible slider named "Page 2 of 4" with a value (now, 1…count, text) —
+/// libadwaita's dots are display-only and unnamed. The slider is `focusWidget`, a stand-in inside
+/// the drawn dots (`attachValueProxy`: GTK 4.8 gives a Value interface only to range-like
+/// widgets); it takes the keyboard focus and keys, the dots take the clicks.
 @MainActor
 final class PageIndicatorView: SessionView {
-    let area = DrawingArea(role: GTK_ACCESSIBLE_ROLE_SLIDER)
+    let area = DrawingArea(role: GTK_ACCESSIBLE_ROLE_GENERIC)
+    /// The accessible slider, which holds the keyboard focus (KeyboardFocusing).
+    let focusWidget: Widget
     private weak var host: SessionHost?
     private let click = ClickGesture()
     private let keys = KeyController()
@@ -26,19 +30,21 @@ final class PageIndicatorView: SessionView {
 
     init(host: SessionHost) {
         self.host = host
+        focusWidget = area.attachValueProxy(role: GTK_ACCESSIBLE_ROLE_SLIDER)
         area.addCSSClass("quire-indicator")
-        area.isFocusable = true
-        area.focusOnClick = false
+        area.isFocusable = false
+        focusWidget.isFocusable = true
+        focusWidget.focusOnClick = false
         area.valign = GTK_ALIGN_CENTER
         area.setContentSize(height: 24)
         area.setDraw { [weak self] cr, width, height in self?.draw(cr, width: Double(width), height: Double(height)) }
         click.onReleased { [weak self] _, x, _ in self?.clicked(x: x) }
         area.addController(click)
         keys.onKeyPressed { [weak self] keyval, _, state in self?.keyPressed(keyval, state) ?? false }
-        area.addController(keys)
+        focusWidget.addController(keys)
         focus.onEnter { [weak self] in self?.area.queueDraw() }
         focus.onLeave { [weak self] in self?.area.queueDraw() }
-        area.addController(focus)
+        focusWidget.addController(focus)
     }
 
     func render(_ session: Session, _ notifications: [SessionNotification]) {
@@ -54,8 +60,8 @@ final class PageIndicatorView: SessionView {
         if chrome.indicatorCurrent != current || chrome.indicatorLabel != label {
             current = chrome.indicatorCurrent
             label = chrome.indicatorLabel
-            area.setAccessibleLabel(label)
-            quire_accessible_set_value(area.pointer, 1, Double(max(count, 1)), Double(current + 1), label)
+            focusWidget.setAccessibleLabel(label)
+            focusWidget.setAccessibleValue(min: 1, max: Double(max(count, 1)), now: Double(current + 1), text: label)
             if style == .numbers { area.setContentSize(width: Int32(contentWidth)) }
             area.queueDraw()
         }
@@ -104,7 +110,7 @@ final class PageIndicatorView: SessionView {
                 cairo_fill(cr)
             }
         }
-        if area.hasFocus {
+        if focusWidget.hasFocus {
             Drawing.setColor(cr, color, alpha: 0.5)
             cairo_set_line_width(cr, 1)
             Drawing.roundedRectangle(cr, x: 0.5, y: 0.5, width: width - 1, height: height - 1, radius: 6)

@@ -51,6 +51,7 @@ final class PagerView: SessionView {
         // controls, never on the pager itself (KeyboardFocusing).
         root.isFocusable = false
         root.setOverflowHidden()
+        // Labelled with the current page's name once rendered (updateAccessibility).
         root.setAccessibleLabel("Pages")
         g_object_set_data(quire_object(root.pointer), PagerView.dataKey, Unmanaged.passUnretained(self).toOpaque())
         gtk_widget_set_layout_manager(root.widget, gtk_custom_layout_new(nil, pagerMeasure, pagerAllocate))
@@ -165,10 +166,67 @@ final class PagerView: SessionView {
             shownPager = pager
             root.queueAllocate()
         }
+        updateAccessibility(session)
         if pager.needsClock && !externalClock { startClock() }
     }
 
     private var pendingBuild: MainLoop.IdleCall?
+
+    // MARK: Accessibility
+
+    /// The page name the pager is labelled with ("About you — page 2 of 5").
+    private(set) var accessibleName = ""
+    /// Called when the page name changes (the app's window title follows it).
+    var onPageName: ((String) -> Void)?
+    /// Built pages left out of the accessibility tree, by visible index.
+    private var hiddenPages: [Int: Bool] = [:]
+
+    /// The pager is labelled with the current page's name (the core's `pageName`), announced when
+    /// it changes where GTK can announce; only the current page is in the accessibility tree (the
+    /// neighbours built for swiping are `hidden`, though laid out and drawn while they slide in).
+    private func updateAccessibility(_ session: Session) {
+        let name = session.chrome.pageName
+        if name != accessibleName {
+            let first = accessibleName.isEmpty
+            accessibleName = name
+            root.setAccessibleLabel(name)
+            if !first { root.announce(name) }
+            onPageName?(name)
+        }
+        let current = session.currentIndex
+        hiddenPages = hiddenPages.filter { pages[$0.key] != nil }
+        for (index, page) in pages {
+            let hidden = index != current
+            if hiddenPages[index] != hidden {
+                hiddenPages[index] = hidden
+                page.view.root.setAccessibleHidden(hidden)
+            }
+        }
+    }
+
+    // MARK: Reduced motion
+
+    private var settings: ObjectRef?
+
+    /// Follows the desktop's `gtk-enable-animations`: off, the session's moves land at once and
+    /// auto-advance pauses (`Session.reducedMotion`, decided in the core); on again, both come back
+    /// (a paused auto-advance goes on counting, so the clock is asked for again).
+    func followDesktopMotion() {
+        guard settings == nil, let pointer = gtk_settings_get_default() else { return }
+        let settings = ObjectRef(UnsafeMutableRawPointer(pointer), .retain)
+        self.settings = settings
+        settings.onNotify("gtk-enable-animations") { [weak self] in self?.applyDesktopMotion() }
+        applyDesktopMotion()
+    }
+
+    private func applyDesktopMotion() {
+        guard let host else { return }
+        host.setReducedMotion(quire_settings_get_bool("gtk-enable-animations") == 0)
+        render(host.session, [])
+    }
+
+    /// Whether a built page is left out of the accessibility tree (tests).
+    func isAccessibleHidden(_ index: Int) -> Bool? { hiddenPages[index] }
 
     /// The visible index at a (possibly wrapped) position.
     private func normalizedIndex(_ position: Double, _ pager: PagerPresentation) -> Int {

@@ -19,6 +19,13 @@ public protocol SessionStore: AnyObject {
     /// store applies it later or not at all.
     func send(_ event: Event) -> [SessionNotification]
     func setViewportWidth(_ width: Double)
+    /// Reduced motion on or off (`Session.reducedMotion`, the desktop's animations setting).
+    func setReducedMotion(_ on: Bool)
+}
+
+extension SessionStore {
+    /// A store that keeps its session's motion as it is.
+    public func setReducedMotion(_ on: Bool) {}
 }
 
 /// Holds the one session value of a window and is the only way events reach it: GTK handlers
@@ -119,6 +126,13 @@ public final class SessionHost {
     public func setViewportWidth(_ width: Double) {
         guard !fixedViewport && width != session.viewportWidth else { return }
         if let store { store.setViewportWidth(width) } else { local.setViewportWidth(width) }
+    }
+
+    /// Reduced motion (the desktop's animations off): moves land at once, auto-advance pauses.
+    /// A setting, not an event (nothing is recorded or rendered for it).
+    public func setReducedMotion(_ on: Bool) {
+        guard on != session.reducedMotion else { return }
+        if let store { store.setReducedMotion(on) } else { local.reducedMotion = on }
     }
 
     private func render(_ notifications: [SessionNotification]) {

@@ -138,6 +138,10 @@ public final class Box: Widget {
         super.init(new: gtk_box_new(orientation, spacing))
     }
 
+    public override init(existing pointer: UnsafeMutableRawPointer) {
+        super.init(existing: pointer)
+    }
+
     public func append(_ child: Widget) { gtk_box_append(quire_box(pointer), child.widget) }
     public func remove(_ child: Widget) { gtk_box_remove(quire_box(pointer), child.widget) }
     public var homogeneous: Bool {

@@ -2,9 +2,10 @@
 """Reads an app's accessible tree over AT-SPI, as a screen reader does, and drives it with X input, for EndToEndTests.
 
 usage: atspi-walk.py PID STEP...
-  dump                  print the tree: one "role<TAB>name<TAB>text" line per node, depth first
+  dump                  print the tree: one "role<TAB>name<TAB>text<TAB>states" line per node (states: of selected, checked, required, invalid, invalid-entry), depth first
   press ROLE:NAME       run the first action of the first node with that role and name
   wait ROLE:NAME        wait (up to 15 s) until a node with that role and name is in the tree
+                        (ROLE:NAME[STATE]: one that also has STATE, of those `dump` reports)
   sleep SECONDS
   key NAMES             X key presses through xdotool (e.g. "key Right", "key ctrl+Return")
   type TEXT             typed text through xdotool
@@ -42,11 +43,23 @@ def text_of(node):
         return ""
 
 
+STATES = ("selected", "checked", "required", "invalid", "invalid-entry")
+
+
+def states_of(node):
+    """The states a test reads of a node (of STATES), comma-separated."""
+    try:
+        have = {s.value_nick for s in node.get_state_set().get_states()}
+    except GLib.Error:
+        return ""
+    return ",".join(s for s in STATES if s in have)
+
+
 def walk(node, out, depth=0):
     if node is None or depth > 60:
         return
     try:
-        entry = (node.get_role_name(), node.get_name() or "", text_of(node), node)
+        entry = (node.get_role_name(), node.get_name() or "", text_of(node), states_of(node))
         count = node.get_child_count()
     except GLib.Error:
         return  # the widget went away while we looked (the app builds and drops pages as it goes)
@@ -88,8 +101,8 @@ def main():
             nodes = []
             walk(app, nodes)
             print("== dump")
-            for role, name, text, _ in nodes:
-                print("%s\t%s\t%s" % (role, name.replace("\n", " "), text.replace("\n", " ")))
+            for role, name, text, states in nodes:
+                print("%s\t%s\t%s\t%s" % (role, name.replace("\n", " "), text.replace("\n", " "), states))
         elif step.startswith("press "):
             role, name = step[len("press "):].split(":", 1)
             nodes = []
@@ -122,11 +135,14 @@ def main():
             xdotool("mouseup", "1")
         elif step.startswith("wait "):
             role, name = step[len("wait "):].split(":", 1)
+            want = ""
+            if name.endswith("]") and "[" in name:  # "NAME[selected]": with that state too
+                name, want = name[:-1].rsplit("[", 1)
             deadline = time.time() + 15
             while True:
                 nodes = []
                 walk(app, nodes)
-                if any(r == role and n == name for r, n, _, _ in nodes):
+                if any(r == role and n == name and (not want or want in st.split(",")) for r, n, _, st in nodes):
                     break
                 if time.time() > deadline:
                     print("waited in vain: %s" % step, file=sys.stderr)
