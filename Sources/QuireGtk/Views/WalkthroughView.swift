@@ -39,12 +39,12 @@ public final class WalkthroughView: SessionView {
         self.host = host
         pager = PagerView(host: host)
         pager.externalClock = externalClock
+        // The desktop's animations setting (reduced motion), unless a replay owns the time.
+        if !externalClock { pager.followDesktopMotion() }
         chrome = ChromeView(host: host)
         input = InputPanelView(host: host)
         root.addCSSClass("quire-walkthrough")
         root.setAccessibleLabel(host.session.chrome.title ?? host.session.flow.id)
-        // The desktop's animations setting (reduced motion), unless a replay owns the time.
-        if !externalClock { pager.followDesktopMotion() }
         column.append(chrome.top)
         column.append(pager.root, .fill)
         inset.setChild(insetSpace)
@@ -72,42 +72,6 @@ public final class WalkthroughView: SessionView {
         host.attach(self)
     }
 
-    /// The page views built now, by visible index.
-    public var builtPages: [Int] { pager.builtPages }
-    /// Whether the pager asks the frame clock for ticks now.
-    public var isClockRunning: Bool { pager.isClockRunning }
-    /// Frame work per tick, in µs (the app's frame statistics).
-    public var onFrameWork: ((Double) -> Void)? {
-        get { pager.onFrameWork }
-    /// Puts Cancel at the start of `header` (a GtkHeaderBar: the app's window), where
-    /// gnome-initial-setup has it, instead of its own row above the pages, while this view is
-    /// on screen; it comes back to its row when the view leaves the window. The keyboard order is
-    /// the same either way: Cancel first (docs/session-semantics.md, "Keyboard focus").
-    public func placeCancel(inHeaderBar header: Widget) {
-        cancelHeader = header
-        root.onMap { [weak self] in self?.moveCancel(toHeader: true) }
-        root.onUnmap { [weak self] in self?.moveCancel(toHeader: false) }
-        if gtk_widget_get_mapped(root.widget) != 0 { moveCancel(toHeader: true) }
-    }
-
-    private func moveCancel(toHeader: Bool) {
-        guard let header = cancelHeader else { return }
-        let cancel = chrome.cancelButton
-        let inHeader = gtk_widget_get_parent(cancel.widget) != chrome.top.widget
-        guard toHeader != inHeader else { return }
-        if toHeader {
-            gtk_box_remove(quire_box(chrome.top.pointer), cancel.widget)
-            gtk_header_bar_pack_start(OpaquePointer(header.widget), cancel.widget)
-            cancel.removeCSSClass("flat")
-            chrome.top.isVisible = false
-        } else {
-            gtk_header_bar_remove(OpaquePointer(header.widget), cancel.widget)
-            chrome.top.append(cancel)
-            cancel.addCSSClass("flat")
-            chrome.top.isVisible = true
-        }
-    }
-
     /// The current page's name ("About you — page 2 of 5"), and a callback when it changes: the
     /// app's window title follows it (Accessibility in docs/gtk-shell.md).
     public var pageName: String { pager.accessibleName }
@@ -116,6 +80,13 @@ public final class WalkthroughView: SessionView {
         set { pager.onPageName = newValue }
     }
 
+    /// The page views built now, by visible index.
+    public var builtPages: [Int] { pager.builtPages }
+    /// Whether the pager asks the frame clock for ticks now.
+    public var isClockRunning: Bool { pager.isClockRunning }
+    /// Frame work per tick, in µs (the app's frame statistics).
+    public var onFrameWork: ((Double) -> Void)? {
+        get { pager.onFrameWork }
         set { pager.onFrameWork = newValue }
     }
 
