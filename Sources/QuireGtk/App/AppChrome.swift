@@ -115,7 +115,7 @@ enum AppChrome {
     }
 
     /// The About dialog: the app's name, version, what it does, its website and its icon when
-    /// the icon theme has it (installed by meson-helper). Quire has no licence file, so none is
+    /// the icon theme has it (installed by meson-helper), else the theme's `alarm-symbolic`. Quire has no licence file, so none is
     /// shown. It hides on close and is kept for the next time.
     static func aboutDialog(_ strings: AppStrings, parent: UnsafeMutablePointer<GtkWindow>?) -> Window {
         let dialog = Window(new: gtk_about_dialog_new())
@@ -124,9 +124,13 @@ enum AppChrome {
         gtk_about_dialog_set_version(about, version)
         gtk_about_dialog_set_comments(about, strings.summary)
         gtk_about_dialog_set_website(about, website)
+        // The app's icon where meson-helper installed it; else the theme's timer icon (the dialog
+        // would keep an empty square for a logo it cannot find).
+        var logo = "alarm-symbolic"
         if let display = gdk_display_get_default(), gtk_icon_theme_has_icon(gtk_icon_theme_get_for_display(display), QuireApplication.applicationID) != 0 {
-            gtk_about_dialog_set_logo_icon_name(about, QuireApplication.applicationID)
+            logo = QuireApplication.applicationID
         }
+        gtk_about_dialog_set_logo_icon_name(about, logo)
         let window = quire_window(dialog.pointer)
         gtk_window_set_modal(window, 1)
         gtk_window_set_hide_on_close(window, 1)
