@@ -59,7 +59,7 @@ def walk(node, out, depth=0):
     if node is None or depth > 60:
         return
     try:
-        entry = (node.get_role_name(), node.get_name() or "", text_of(node), states_of(node))
+        entry = (node.get_role_name(), node.get_name() or "", text_of(node), states_of(node), node)
         count = node.get_child_count()
     except GLib.Error:
         return  # the widget went away while we looked (the app builds and drops pages as it goes)
@@ -101,13 +101,13 @@ def main():
             nodes = []
             walk(app, nodes)
             print("== dump")
-            for role, name, text, states in nodes:
+            for role, name, text, states, _node in nodes:
                 print("%s\t%s\t%s\t%s" % (role, name.replace("\n", " "), text.replace("\n", " "), states))
         elif step.startswith("press "):
             role, name = step[len("press "):].split(":", 1)
             nodes = []
             walk(app, nodes)
-            matches = [node for r, n, _, node in nodes if r == role and n == name]
+            matches = [node for r, n, _, _st, node in nodes if r == role and n == name]
             if not matches:
                 print("nothing to press: %s" % step, file=sys.stderr)
                 return 1
@@ -142,7 +142,7 @@ def main():
             while True:
                 nodes = []
                 walk(app, nodes)
-                if any(r == role and n == name and (not want or want in st.split(",")) for r, n, _, st in nodes):
+                if any(r == role and n == name and (not want or want in st.split(",")) for r, n, _, st, _node in nodes):
                     break
                 if time.time() > deadline:
                     print("waited in vain: %s" % step, file=sys.stderr)
