@@ -284,3 +284,33 @@ def a11y_demo(t):
     t.expect(t.snap().find("push button", "Focus time: 45 min") is not None or
              any(n.name.startswith("Focus time: ") and "45" in n.name for n in t.snap().find_all("push button")),
              "the Focus time value button does not show 45 minutes after Return")
+
+
+def recorded_steps(t):
+    import json
+    with open(t.recording, encoding="utf-8") as f:
+        return json.load(f)
+
+
+@case("a11y/reduced-motion", timeout=40)
+def a11y_reduced_motion(t):
+    """gtk-enable-animations off (the app's settings.ini): page moves land at once and the window
+    never asks for a frame clock — its recording says reducedMotion and holds no tick at all (with
+    animations on, every move records the frames of its slide) — and it replays headlessly to the
+    same state (the case's end)."""
+    t.start(DEMO, gtk_settings=["gtk-enable-animations = false"])
+    t.key("Right")
+    t.wait_page(2, timeout=2.0)
+    t.expect(pager(t.snap()).name == "About you — page 2 of 5", f"the pager is named {pager(t.snap()).name!r}")
+    t.key("Left")
+    t.wait_page(1, timeout=2.0)
+    t.key("Right")
+    t.wait_page(2, timeout=2.0)
+    t.settle(0.5)
+    t.finish()
+    script = recorded_steps(t)
+    t.expect(script.get("reducedMotion") is True, f"the recording's reducedMotion is {script.get('reducedMotion')!r}")
+    ticks = [step for step in script.get("steps", []) if "tick" in step]
+    keys = [step["key"] for step in script.get("steps", []) if "key" in step]
+    t.expect(keys[:3] == ["Right", "Left", "Right"], f"the recording's keys are {keys}")
+    t.expect(not ticks, f"with animations off the window still ran the clock: {len(ticks)} ticks recorded")

@@ -82,7 +82,9 @@ class T:
         self.replayed = []  # events of each recording replayed
 
     # ---- the program
-    def start(self, flow=None, kind=None):
+    def start(self, flow=None, kind=None, gtk_settings=None):
+        """gtk_settings: lines added to the app's gtk-4.0/settings.ini ("gtk-enable-animations =
+        false")."""
         kind = kind or self.case.host
         flow = flow or self.case.flow
         self.flow_path = os.path.join(ROOT, flow)
@@ -92,6 +94,9 @@ class T:
         if kind == "app":
             argv = [self.suite.quire, "run", "--locale", "en", self.flow_path, "--record", self.recording]
             env = self.desktop.app_env(xdg)
+            if gtk_settings:
+                with open(os.path.join(xdg, "config", "gtk-4.0", "settings.ini"), "a") as f:
+                    f.write("".join(line + "\n" for line in gtk_settings))
         else:
             if not self.suite.embed_bin:
                 raise Skip(self.suite.embed_missing)
