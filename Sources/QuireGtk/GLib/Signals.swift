@@ -302,6 +302,12 @@ extension Widget {
         connect("map", voidEntry, handler as VoidHandler)
     }
 
+    /// `GtkWidget::unmap`: the widget is no longer shown (taken out of its window).
+    @discardableResult
+    public func onUnmap(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("unmap", voidEntry, handler as VoidHandler)
+    }
+
     /// `GtkWidget::destroy`: the widget is being destroyed (a window closed).
     @discardableResult
     public func onDestroy(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {

@@ -2,9 +2,10 @@ import CGtk
 import QuireCore
 
 /// The chrome around the pages: Back, Skip and Next/Finish buttons with the page indicator
-/// between them, the flow's progress bar, and Cancel above the pages at the start (where a modal
-/// sheet's navigation bar has it). Buttons keep their places (a disabled one is greyed, Next and
-/// Finish share one slot), so the layout never jumps as pages change.
+/// between them, the flow's progress bar, and Cancel above the pages at the start (in the app's
+/// header bar, where gnome-initial-setup has it; in a row of its own in an embedded view).
+/// Buttons keep their places (a disabled one is greyed, Next and Finish share one slot), so the
+/// layout never jumps as pages change.
 @MainActor
 final class ChromeView: SessionView {
     let bar = CenterBox()
@@ -56,6 +57,8 @@ final class ChromeView: SessionView {
         bar.setEnd(end)
     }
 
+    /// Cancel: in `top`, or in the window's header bar (`WalkthroughView.placeCancel`).
+    var cancelButton: Button { cancel }
     var backEnabled: Bool { back.isSensitive }
     var nextButton: Button { next }
 

@@ -73,7 +73,9 @@ extension WalkthroughView {
     /// Whether keyboard focus rests somewhere a keyboard user can act: a focusable, visible,
     /// sensitive widget of this view.
     var focusIsUsable: Bool {
-        guard let focus = focusWidget, gtk_widget_is_ancestor(focus, root.widget) != 0 else { return false }
+        // Cancel may be in the window's header bar, outside the view.
+        guard let focus = focusWidget, gtk_widget_is_ancestor(focus, root.widget) != 0 || focus == chrome.cancelButton.widget
+        else { return false }
         return gtk_widget_get_focusable(focus) != 0 && gtk_widget_is_sensitive(focus) != 0 && gtk_widget_is_drawable(focus) != 0
     }
 

@@ -19,6 +19,10 @@ public final class WalkthroughView: SessionView {
     let pager: PagerView
     let chrome: ChromeView
     let input: InputPanelView
+    /// The refusal notice under Cancel's row (or the header bar), above the pages.
+    let banner: NoticeBanner
+    /// The header bar Cancel sits in (the app's window), nil where it has its own row (embedded).
+    private var cancelHeader: Widget?
     /// Cancel's row, the pages (they fill, and scroll), the inset and the chrome: the column never
     /// counts the inset in its size, so the window never grows when the panel opens.
     private let column = Column()
@@ -43,9 +47,11 @@ public final class WalkthroughView: SessionView {
         if !externalClock { pager.followDesktopMotion() }
         chrome = ChromeView(host: host)
         input = InputPanelView(host: host)
+        banner = NoticeBanner(host: host)
         root.addCSSClass("quire-walkthrough")
         root.setAccessibleLabel(host.session.chrome.title ?? host.session.flow.id)
         column.append(chrome.top)
+        column.append(banner.revealer)
         column.append(pager.root, .fill)
         inset.setChild(insetSpace)
         inset.canTarget = false
@@ -69,7 +75,37 @@ public final class WalkthroughView: SessionView {
         host.attach(pager)
         host.attach(chrome)
         host.attach(input)
+        host.attach(banner)
         host.attach(self)
+    }
+
+    /// Puts Cancel at the start of `header` (a GtkHeaderBar: the app's window), where
+    /// gnome-initial-setup has it, instead of its own row above the pages, while this view is
+    /// on screen; it comes back to its row when the view leaves the window. The keyboard order is
+    /// the same either way: Cancel first (docs/session-semantics.md, "Keyboard focus").
+    public func placeCancel(inHeaderBar header: Widget) {
+        cancelHeader = header
+        root.onMap { [weak self] in self?.moveCancel(toHeader: true) }
+        root.onUnmap { [weak self] in self?.moveCancel(toHeader: false) }
+        if gtk_widget_get_mapped(root.widget) != 0 { moveCancel(toHeader: true) }
+    }
+
+    private func moveCancel(toHeader: Bool) {
+        guard let header = cancelHeader else { return }
+        let cancel = chrome.cancelButton
+        let inHeader = gtk_widget_get_parent(cancel.widget) != chrome.top.widget
+        guard toHeader != inHeader else { return }
+        if toHeader {
+            gtk_box_remove(quire_box(chrome.top.pointer), cancel.widget)
+            gtk_header_bar_pack_start(OpaquePointer(header.widget), cancel.widget)
+            cancel.removeCSSClass("flat")
+            chrome.top.isVisible = false
+        } else {
+            gtk_header_bar_remove(OpaquePointer(header.widget), cancel.widget)
+            chrome.top.append(cancel)
+            cancel.addCSSClass("flat")
+            chrome.top.isVisible = true
+        }
     }
 
     /// The current page's name ("About you — page 2 of 5"), and a callback when it changes: the

@@ -1,0 +1,80 @@
+import CGtk
+import CGtkShim
+import QuireCore
+
+/// The refusal notice (docs/session-semantics.md, "Refusal notices") as a banner under the
+/// header bar: when a refused move's error is out of sight ("Name is required — on page 2, About
+/// you"), it slides down with a button that makes the core's move there (`RefusalNotice.event`),
+/// and slides away at the next accepted event. The core decides what it says and when; this only
+/// shows it.
+///
+/// For assistive technology the banner is an `alert` whose name is the sentence: it appears in
+/// the tree only while shown, so a screen reader meets it as a new alert (GTK 4.8 has no
+/// `gtk_accessible_announce`), and its label and button read the sentence and the action.
+@MainActor
+final class NoticeBanner: SessionView {
+    let revealer = Revealer(GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN, milliseconds: 200)
+    let box = NoticeBanner.alertBox()
+    let label = Label()
+    let button = Button(label: "")
+    private weak var host: SessionHost?
+    /// The notice shown now.
+    private(set) var notice: RefusalNotice?
+
+    init(host: SessionHost) {
+        self.host = host
+        box.addCSSClass("quire-notice")
+        label.setWrap()
+        label.setXAlign(0)
+        label.hexpand = true
+        button.valign = GTK_ALIGN_CENTER
+        button.focusOnClick = false
+        gtk_box_append(quire_box(box.pointer), label.widget)
+        gtk_box_append(quire_box(box.pointer), button.widget)
+        revealer.setChild(box)
+        revealer.isVisible = false
+        // Hidden at the end of its slide, so a gone notice is gone from the accessible tree.
+        revealer.onNotify("child-revealed") { [weak self] in
+            guard let self, !self.revealer.revealed, !self.revealer.childRevealed else { return }
+            self.revealer.isVisible = false
+        }
+        button.onClicked { [weak self] in
+            guard let self, let notice = self.notice else { return }
+            self.host?.send(notice.event)
+        }
+    }
+
+    func render(_ session: Session, _ notifications: [SessionNotification]) {
+        let next = session.refusalNotice(after: host?.lastEvent, emitted: notifications, previous: notice)
+        guard next != notice else { return }
+        notice = next
+        guard let next else {
+            revealer.revealed = false
+            return
+        }
+        label.text = next.message
+        button.label = next.actionTitle
+        button.setAccessibleLabel(next.actionTitle)
+        box.setAccessibleLabel(next.message)
+        revealer.isVisible = true
+        revealer.revealed = true
+    }
+
+    /// A horizontal GtkBox whose accessible role is `alert` (construct-only, so set through
+    /// `g_object_new_with_properties`, which Swift can call, unlike the variadic `g_object_new`).
+    static func alertBox() -> Widget {
+        var role = GValue()
+        g_value_init(&role, gtk_accessible_role_get_type())
+        g_value_set_enum(&role, gint(GTK_ACCESSIBLE_ROLE_ALERT.rawValue))
+        defer { g_value_unset(&role) }
+        let object = "accessible-role".withCString { name -> UnsafeMutablePointer<GObject>? in
+            var names: [UnsafePointer<CChar>?] = [name]
+            return withUnsafeMutablePointer(to: &role) { value in
+                g_object_new_with_properties(gtk_box_get_type(), 1, &names, value)
+            }
+        }
+        let box = Widget(existing: UnsafeMutableRawPointer(object!))
+        gtk_box_set_spacing(quire_box(box.pointer), 12)
+        return box
+    }
+}

@@ -1,0 +1,81 @@
+import CGtk
+import CGtkShim
+import QuireCore
+import Testing
+
+@testable import QuireGtk
+
+/// The refusal notice's banner and Cancel in the header bar (issue 20, items 2 and 6), in a real
+/// window on the test display, driven through GTK's own signals.
+@MainActor
+@Suite(.serialized, GtkTest.enabled)
+struct NoticeBannerTests {
+    func open() throws -> (WalkthroughView, TestWindow) {
+        let view = WalkthroughView(host: SessionHost(Session(flow: try GtkTest.flow("focus-onboarding.json"))))
+        return (view, TestWindow(view.root))
+    }
+
+    @Test func aRefusedSkipShowsTheNoticeAndItsButtonGoesThere() throws {
+        let (view, window) = try open()
+        defer { window.close() }
+        #expect(!view.banner.revealer.revealed)
+        #expect(!view.banner.revealer.isVisible)
+        quire_signal_emit(try #require(view.chrome.button(.skip)).pointer, "clicked")
+        #expect(view.host.session.currentIndex == 0)
+        #expect(view.banner.revealer.revealed)
+        #expect(view.banner.label.text == "Name is required — on page 2, About you")
+        #expect(view.banner.button.label == "Go to page 2")
+        #expect(gtk_accessible_get_accessible_role(OpaquePointer(view.banner.box.pointer)) == GTK_ACCESSIBLE_ROLE_ALERT)
+        // An ignored event (Back on the first page) keeps it.
+        view.host.send(.tap(.button(.back)))
+        #expect(view.banner.revealer.revealed)
+        // Its button makes the core's move there; the move clears it.
+        quire_signal_emit(view.banner.button.pointer, "clicked")
+        #expect(!view.banner.revealer.revealed)
+        view.host.send(.settle)
+        #expect(view.host.session.currentIndex == 1)
+        window.wait { !view.banner.revealer.isVisible }
+        #expect(!view.banner.revealer.isVisible)
+        // A refused Next on the page of the error: the error is in sight, no notice.
+        quire_signal_emit(try #require(view.chrome.button(.next)).pointer, "clicked")
+        #expect(view.host.session.shownErrors.map(\.field) == ["userName"])
+        #expect(!view.banner.revealer.revealed)
+    }
+
+    @Test func cancelSitsInTheHeaderBarFirstInTabOrderAndComesBackWhenTheViewLeaves() throws {
+        let view = WalkthroughView(host: SessionHost(Session(flow: try GtkTest.flow("focus-onboarding.json"))))
+        let window = ObjectRef(UnsafeMutableRawPointer(gtk_window_new()!), .sink)
+        defer {
+            gtk_window_destroy(quire_window(window.pointer))
+            Toolkit.iterate()
+        }
+        let header = Widget(new: gtk_header_bar_new())
+        gtk_window_set_titlebar(quire_window(window.pointer), header.widget)
+        gtk_window_set_default_size(quire_window(window.pointer), 520, 680)
+        gtk_window_set_child(quire_window(window.pointer), view.root.widget)
+        view.placeCancel(inHeaderBar: header)
+        gtk_window_present(quire_window(window.pointer))
+        quire_focus_toplevel(window.pointer)
+        Toolkit.run(milliseconds: 3000) { gtk_widget_get_mapped(view.root.widget) != 0 && view.focusedStop == .next }
+        let cancel = view.chrome.cancelButton
+        #expect(gtk_widget_is_ancestor(cancel.widget, header.widget) != 0)
+        #expect(!view.chrome.top.isVisible)
+        // Focus starts on Next; Tab goes round to Cancel, in the header bar.
+        #expect(view.focusedStop == .next)
+        #expect(view.press("Tab"))
+        #expect(view.focusedStop == .cancel)
+        #expect(view.focusWidget == cancel.widget)
+        // shift+Tab goes back to Next, Tab on from Cancel to the page's first stop after it.
+        #expect(view.press("ISO_Left_Tab", GDK_SHIFT_MASK))
+        #expect(view.focusedStop == .next)
+        #expect(view.press("Tab"))
+        #expect(view.press("Tab"))
+        #expect(view.focusedStop == view.host.session.keyboardStops[1])
+        // The view leaves the window: Cancel comes back to its own row.
+        let other = Label("other")
+        gtk_window_set_child(quire_window(window.pointer), other.widget)
+        Toolkit.iterate()
+        #expect(gtk_widget_get_parent(cancel.widget) == view.chrome.top.widget)
+        #expect(view.chrome.top.isVisible)
+    }
+}
