@@ -11,6 +11,9 @@ import Testing
 @Suite(.serialized, GtkTest.enabled)
 struct WalkthroughViewTests {
     func open(_ flow: Flow, locale: String = "en") -> (WalkthroughView, TestWindow) {
+        // These tests time animations: animations on, whatever a test before turned off (the
+        // view follows the setting: reduced motion).
+        quire_settings_set_bool("gtk-enable-animations", 1)
         let view = WalkthroughView(host: SessionHost(Session(flow: flow, locale: locale)))
         return (view, TestWindow(view.root))
     }
