@@ -176,4 +176,40 @@ struct WindowSizeTests {
             #expect(page.scroller.offset > 1000)
         }
     }
+
+    /// Long unbroken runs get break opportunities (U+200B every 24 characters past 48), and
+    /// nothing else changes.
+    @Test func longRunsGetBreakOpportunities() {
+        #expect(LineBreaks.breakable("A short title") == nil)
+        #expect(LineBreaks.breakable(String(repeating: "word ", count: 400)) == nil)
+        #expect(LineBreaks.breakable(String(repeating: "x", count: 48)) == nil)
+        let long = String(repeating: "x", count: 2_000)
+        let shown = try! #require(LineBreaks.breakable("Go " + long + " now"))
+        #expect(shown.filter { $0 == "\u{200B}" }.count == 1_999 / 24)
+        #expect(shown.replacingOccurrences(of: "\u{200B}", with: "") == "Go " + long + " now")
+        // A wrapped label keeps the text as set, and so does its accessible name.
+        let label = Label()
+        label.setWrap()
+        label.text = long
+        #expect(label.text == long)
+        #expect(String(cString: gtk_label_get_text(quire_label(label.pointer))) != long)
+    }
+
+    /// A page whose title, body, text field label and placeholder are each 2,000 characters
+    /// without a space (`Flow.maxDisplayCharacters`) shows at 360×640 within 3 s in a debug build
+    /// (1.8 s measured; each of those labels took 2–4 s alone before break opportunities were
+    /// added, about 10 s together; docs/gtk-shell.md, "Window sizes").
+    @Test func textsAtTheDisplayLimitShowQuickly() throws {
+        let text = String(repeating: "x", count: Flow.maxDisplayCharacters)
+        let flow = try GtkTest.flow(json: #"{"format": "quire.flow/1", "id": "long", "pages": [{"id": "p", "title": "\#(text)", "body": "\#(text)", "fields": [{"id": "f", "kind": "text", "label": "\#(text)", "placeholder": "\#(text)"}]}, {"id": "q", "title": "\#(text)"}]}"#)
+        let started = g_get_monotonic_time()
+        let view = WalkthroughView(host: SessionHost(Session(flow: flow)))
+        let window = TestWindow(view.root, width: 360, height: 640)
+        defer { window.close() }
+        let seconds = Double(g_get_monotonic_time() - started) / 1e6
+        #expect(seconds < 3, "the window took \(seconds) s")
+        #expect(windowSize(window).0 <= 360)
+        let next = try #require(bounds(view.chrome.nextButton, in: view.root))
+        #expect(next.y + next.height <= Double(view.root.height))
+    }
 }

@@ -38,6 +38,7 @@ final class ChoiceListView {
                 let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
                 let label = Label()
                 label.setXAlign(0)
+                label.setWrap()  // a long option wraps in a narrow panel (Window sizes)
                 label.hexpand = true
                 let check = Label("✓")
                 line.append(label)

@@ -180,6 +180,9 @@ final class FieldRowView {
     var ownWidget: Widget? { entry ?? valueButton ?? toggle ?? check }
 
     private func bindButton(_ button: Button, valueLabel: Label) {
+        // A long value (an option's label) is cut with an ellipsis: the row keeps fitting a
+        // narrow window (docs/gtk-shell.md, "Window sizes"); the picker shows it whole.
+        valueLabel.setEllipsize(true)
         // Keyboard focus may rest on it (a picker closed with Done); a click leaves focus where
         // the core puts it.
         button.focusOnClick = false

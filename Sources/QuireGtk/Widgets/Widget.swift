@@ -160,15 +160,34 @@ public final class Label: Widget {
         super.init(existing: pointer)
     }
 
-    /// Plain text (never markup: text from documents is shown as is).
+    /// The text as set, when a wrapped label shows it with break opportunities added.
+    private var source: String?
+
+    /// Plain text (never markup: text from documents is shown as is). A wrapping label shows long
+    /// runs without a break opportunity with zero-width spaces in them (`LineBreaks`), so Pango
+    /// lays it out in linear time; its accessible name is the text as set.
     public var text: String {
-        get { String(cString: gtk_label_get_text(quire_label(pointer))) }
-        set { if newValue != text { gtk_label_set_text(quire_label(pointer), newValue) } }
+        get { source ?? String(cString: gtk_label_get_text(quire_label(pointer))) }
+        set { if newValue != text { show(newValue) } }
+    }
+
+    private func show(_ text: String) {
+        let shown = gtk_label_get_wrap(quire_label(pointer)) != 0 ? LineBreaks.breakable(text) : nil
+        let wasBroken = source != nil
+        source = shown == nil ? nil : text
+        gtk_label_set_text(quire_label(pointer), shown ?? text)
+        if shown != nil {
+            quire_accessible_set_label(pointer, text)
+        } else if wasBroken {
+            quire_accessible_reset_label(pointer)
+        }
     }
 
     public func setWrap(_ on: Bool = true) {
+        let text = self.text
         gtk_label_set_wrap(quire_label(pointer), on ? 1 : 0)
         gtk_label_set_wrap_mode(quire_label(pointer), PANGO_WRAP_WORD_CHAR)
+        if !text.isEmpty { show(text) }
     }
 
     public func setXAlign(_ value: Float) { gtk_label_set_xalign(quire_label(pointer), value) }
