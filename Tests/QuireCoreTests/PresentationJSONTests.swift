@@ -33,8 +33,10 @@ import Testing
             fields[0]
                 == [
                     "id": "name", "kind": "text", "label": "Name", "display": "", "placeholder": "", "enabled": true, "focused": false,
-                    "required": true, "error": nil, "errorCode": nil, "isOn": nil,
+                    "required": true, "error": nil, "errorCode": nil, "isOn": nil, "accessibleDescription": "Required",
                 ])
+        // An optional field has no description until it has an error.
+        #expect(fields[2]["required"] == false && fields[2]["accessibleDescription"] == .null)
         #expect(fields[1]["focused"] == true)
         #expect(fields[3]["isOn"] == false)
     }
@@ -44,6 +46,7 @@ import Testing
         session.run(.tap(.button(.next)), .settle, .tap(.field("name")), .type("a"), .key(.backSpace), .tap(.background))
         let field = session.presentation["pages"]?.arrayValue?[1]["fields"]?.arrayValue?[0]
         #expect(field?["error"] == "Required" && field?["errorCode"] == "required")
+        #expect(field?["accessibleDescription"] == "Required")
         session.run(.tap(.button(.cancel)))
         #expect(session.presentation["chrome"]?["completed"] == "cancelled")
     }
