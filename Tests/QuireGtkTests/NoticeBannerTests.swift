@@ -79,3 +79,22 @@ struct NoticeBannerTests {
         #expect(view.chrome.top.isVisible)
     }
 }
+
+extension EndToEndTests {
+    /// What a screen reader meets (over AT-SPI, `quire run` driven with real keys): a refused
+    /// Skip on the welcome page is an alert named by the notice's sentence, with its button; the
+    /// button (its accessible action) goes to page 2 and the alert leaves the tree.
+    @Test func aRefusalOutOfSightIsAnAlertAScreenReaderReads() throws {
+        let sentence = "Name is required — on page 2, About you"
+        let dumps = try walk([
+            "sleep 1", "dump", "key alt+s", "wait alert:\(sentence)", "dump", "press push button:Go to page 2",
+            "wait slider:Page 2 of 5", "sleep 1", "dump",
+        ])
+        try #require(dumps.count == 3)
+        #expect(!dumps[0].contains { $0.hasPrefix("alert\t") })
+        #expect(dumps[1].contains { $0.hasPrefix("alert\t\(sentence)\t") })
+        #expect(dumps[1].contains { $0.hasPrefix("push button\tGo to page 2\t") })
+        #expect(!dumps[2].contains { $0.hasPrefix("alert\t") })
+        #expect(!dumps[2].contains { $0.contains(sentence) })
+    }
+}
