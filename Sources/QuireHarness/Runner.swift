@@ -46,6 +46,8 @@ public enum Runner {
         /// How many notifications of each recent event a failure report names.
         public var recentNotifications = 20
         public var limits = ScriptLimits.default
+        /// Record what the script exercised of its flow (`--coverage`; a flow given inline is not covered).
+        public var coverage = false
 
         public init(recordSteps: Bool = false, trace: Bool = false) {
             self.recordSteps = recordSteps
@@ -80,6 +82,11 @@ public enum Runner {
         // focus goes (`expectKeyboardFocus`).
         let keepsLastEvent = script.steps.contains { if case .expectKeyboardFocus = $0 { true } else { false } }
         var lastEvent: (event: Event, emitted: [SessionNotification])? = nil
+        var coverage: CoverageRecorder? = nil
+        if options.coverage, let flowFile = script.flowFile {
+            coverage = CoverageRecorder(file: flowFile, flow: script.flow)
+            coverage!.observe(driver.session)
+        }
 
         stepLoop: for (index, step) in script.steps.enumerated() {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
@@ -92,6 +99,7 @@ public enum Runner {
                 driver.send(event, into: &buffer)
                 emittedInAll += buffer.count
                 if keepsLastEvent { lastEvent = (event, buffer) }
+                if coverage != nil { coverage!.record(event, emitted: buffer, session: driver.session) }
                 if nextCheck[index] != nil {
                     for notification in buffer { window.append(notification) }
                 }
@@ -127,6 +135,7 @@ public enum Runner {
                 var session = driver.session
                 lines = restart(&session, flow: script.flow)
                 driver.replace(with: session)
+                if coverage != nil { coverage!.restarted(driver.session) }
             }
             if let stepStarted {
                 let elapsed = ContinuousClock.now - stepStarted
@@ -170,7 +179,8 @@ public enum Runner {
             if let overLimit { .bad([overLimit]) } else { failure.map(ScriptResult.Status.failed) ?? .passed }
         return ScriptResult(
             file: script.file, name: script.name, status: status, milliseconds: elapsed, steps: records, trace: trace,
-            description: script.description, finalState: options.finalState ? driver.session.state : nil)
+            description: script.description, finalState: options.finalState ? driver.session.state : nil,
+            coverage: coverage?.coverage)
     }
 
     /// The index of the first expectEmitted(Exactly), and for each step the index of the first
@@ -317,6 +327,8 @@ public struct ScriptResult: Sendable {
     public var description: String? = nil
     /// The state after the last step run (every step when it passed), when asked for.
     public var finalState: JSONValue? = nil
+    /// What the script exercised of its flow, with `--coverage`.
+    public var coverage: FlowCoverage? = nil
     /// The script's identity in reports (a JUnit `classname` and `name`), from its path; it
     /// stays the same when the script turns bad. Set by `Suite`.
     public var id = TestID()

@@ -78,6 +78,9 @@ public struct Suite {
         public var summary: Summary
         /// Command-line folders in which no script was found (each is counted as bad input).
         public var emptyRoots: [Int]
+        /// With `options.runner.coverage`: each flow's coverage over every script that ran
+        /// against it, by the flow's file.
+        public var coverage: [FlowCoverage] = []
     }
 
     /// Runs this shard's part of `candidates` (all of them, as `discover` found them) on
@@ -135,7 +138,7 @@ public struct Suite {
         var summary = collector.summary
         summary.milliseconds = (ContinuousClock.now - started).milliseconds
         for reporter in reporters { reporter.finish(summary) }
-        return Outcome(summary: summary, emptyRoots: emptyRoots)
+        return Outcome(summary: summary, emptyRoots: emptyRoots, coverage: collector.coverage)
     }
 
     static func runCandidate(_ candidate: Candidate, flows: FlowCache, options: Runner.Options) -> ScriptResult {
@@ -185,6 +188,7 @@ final class Collector: @unchecked Sendable {
         var pending: [Int: ScriptResult] = [:]
         var summary = Summary()
         var rootsWithScripts = Set<Int>()
+        var coverage: [String: FlowCoverage] = [:]
     }
 
     private let state = Locked(State())
@@ -206,6 +210,15 @@ final class Collector: @unchecked Sendable {
 
     func deliver(_ index: Int, _ result: ScriptResult) {
         state.withLock { state in
+            if let coverage = result.coverage {
+                // Merged as results arrive, in whatever order the jobs finish: counters add.
+                let key = FileWalker.normalized(coverage.file)
+                var merged = state.coverage[key] ?? FlowCoverage(file: key, flow: coverage.flow)
+                merged.merge(coverage)
+                state.coverage[key] = merged
+            }
+            var result = result
+            result.coverage = nil
             state.pending[index] = result
             while let ready = state.pending.removeValue(forKey: state.nextToReport) {
                 switch ready.status {
@@ -231,4 +244,5 @@ final class Collector: @unchecked Sendable {
 
     var summary: Summary { state.withLock { $0.summary } }
     var rootsWithScripts: Set<Int> { state.withLock { $0.rootsWithScripts } }
+    var coverage: [FlowCoverage] { state.withLock { state in state.coverage.keys.sorted().map { state.coverage[$0]! } } }
 }
