@@ -48,6 +48,10 @@ public enum Runner {
         public var limits = ScriptLimits.default
         /// Record what the script exercised of its flow (`--coverage`; a flow given inline is not covered).
         public var coverage = false
+        /// Run each script this many times and fail it when a run differs (`--repeat-each`).
+        public var repeatEach = 1
+        /// Keep a digest of every notification emitted (for `repeatEach`).
+        var digest = false
 
         public init(recordSteps: Bool = false, trace: Bool = false) {
             self.recordSteps = recordSteps
@@ -83,6 +87,7 @@ public enum Runner {
         let keepsLastEvent = script.steps.contains { if case .expectKeyboardFocus = $0 { true } else { false } }
         var lastEvent: (event: Event, emitted: [SessionNotification])? = nil
         var coverage: CoverageRecorder? = nil
+        var digest = options.digest ? Hasher() : nil
         if options.coverage, let flowFile = script.flowFile {
             coverage = CoverageRecorder(file: flowFile, flow: script.flow)
             coverage!.observe(driver.session)
@@ -98,6 +103,10 @@ public enum Runner {
             case .event(let event):
                 driver.send(event, into: &buffer)
                 emittedInAll += buffer.count
+                if digest != nil {
+                    for notification in buffer { digest!.combine(notification) }
+                    digest!.combine(-1)
+                }
                 if keepsLastEvent { lastEvent = (event, buffer) }
                 if coverage != nil { coverage!.record(event, emitted: buffer, session: driver.session) }
                 if nextCheck[index] != nil {
@@ -180,7 +189,7 @@ public enum Runner {
         return ScriptResult(
             file: script.file, name: script.name, status: status, milliseconds: elapsed, steps: records, trace: trace,
             description: script.description, finalState: options.finalState ? driver.session.state : nil,
-            coverage: coverage?.coverage)
+            coverage: coverage?.coverage, notifications: digest.map { (emittedInAll, $0.finalize()) })
     }
 
     /// The index of the first expectEmitted(Exactly), and for each step the index of the first
@@ -329,6 +338,9 @@ public struct ScriptResult: Sendable {
     public var finalState: JSONValue? = nil
     /// What the script exercised of its flow, with `--coverage`.
     public var coverage: FlowCoverage? = nil
+    /// With `repeatEach`: how many notifications the script's events emitted, and a digest of
+    /// them (the same in one process for the same notifications in the same order).
+    public var notifications: (count: Int, digest: Int)? = nil
     /// The script's identity in reports (a JUnit `classname` and `name`), from its path; it
     /// stays the same when the script turns bad. Set by `Suite`.
     public var id = TestID()

@@ -61,6 +61,9 @@ struct Test: ParsableCommand {
     @Flag(name: .shortAndLong, help: "List only failures and the totals (no line per passing script).")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Run each script N times (1–\(Repeat.limit)); a run whose final state, notifications or report differs from the first fails the script.", valueName: "N"))
+    var repeatEach = 1
+
     @Flag(help: "Record what the scripts exercised of their flows and print a summary (docs/coverage.md).")
     var coverage = false
 
@@ -75,6 +78,9 @@ struct Test: ParsableCommand {
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one script or folder, e.g. quire test data/sessions") }
+        if repeatEach < 1 || repeatEach > Repeat.limit {
+            throw ValidationError("--repeat-each takes how many times to run each script, 1 to \(Repeat.limit); got \(repeatEach)")
+        }
         if jobs < 1 { throw ValidationError("--jobs takes how many scripts to run at once, at least 1; got \(jobs)") }
         if [tap, junit, finalStates, coverageJson, coverageLcov].filter({ $0 == "-" }).count > 1 {
             throw ValidationError("only one report can go to standard output: give --tap, --junit, --final-states, --coverage-json or --coverage-lcov a file")
@@ -99,6 +105,7 @@ struct Test: ParsableCommand {
         options.runner.finalState = finalStates != nil
         let covering = coverage || coverageJson != nil || coverageLcov != nil
         options.runner.coverage = covering
+        options.runner.repeatEach = repeatEach
 
         // An interrupted run removes the temporary files of its unfinished reports, says so and
         // exits 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP).
