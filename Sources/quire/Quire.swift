@@ -14,6 +14,8 @@ enum Exit {
     static let noDisplay: Int32 = 3
     /// `quire run`: this build has no GTK support.
     static let noGTK: Int32 = 4
+    /// `quire map --format svg`: Graphviz's `dot` is missing or failed.
+    static let noGraphviz: Int32 = 6
 }
 
 @main
@@ -32,7 +34,7 @@ struct Quire: ParsableCommand {
             6 (map) Graphviz's dot program is missing; 130/143/129 (test) interrupted by SIGINT/SIGTERM/SIGHUP.
             """,
         version: "0.1.0",
-        subcommands: [Check.self, Test.self, GenerateSessions.self, Run.self]
+        subcommands: [Check.self, Test.self, Map.self, GenerateSessions.self, Run.self]
     )
 
     static func main() {
