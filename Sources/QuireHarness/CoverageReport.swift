@@ -62,7 +62,11 @@ public enum CoverageReport {
                         reader.error(gap.path, gap.message)
                     }
                 }
-                let located = reader.bytes.isEmpty ? [] : reader.diagnostics().map(\.description)
+                // Without the file (it changed or went away since), the paths alone.
+                let located =
+                    reader.bytes.isEmpty
+                    ? gaps.filter { $0.path != .root }.map { Printable.line("\(coverage.file): \($0.path): \($0.message)") }
+                    : reader.diagnostics().map(\.description)
                 let listed = located + whole
                 lines.append("  not covered:")
                 for line in listed.prefix(gapLimit) { lines.append("    " + line) }

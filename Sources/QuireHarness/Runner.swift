@@ -60,7 +60,9 @@ public enum Runner {
     }
 
     public static func run(_ script: SessionScript, options: Options = Options()) -> ScriptResult {
-        run(script, options: options, driver: DirectDriver(Session(flow: script.flow, locale: script.locale, viewportWidth: script.viewportWidth)))
+        var session = script.startSession
+        session.reducedMotion = script.reducedMotion
+        return run(script, options: options, driver: DirectDriver(session))
     }
 
     /// Replays `script` through `driver`, whose session must start as the script's (its flow,
@@ -86,6 +88,9 @@ public enum Runner {
         // focus goes (`expectKeyboardFocus`).
         let keepsLastEvent = script.steps.contains { if case .expectKeyboardFocus = $0 { true } else { false } }
         var lastEvent: (event: Event, emitted: [SessionNotification])? = nil
+        // The refusal notice a front would show now, kept only for scripts that check it.
+        let keepsNotice = script.steps.contains { if case .expectNotice = $0 { true } else { false } }
+        var notice: RefusalNotice? = nil
         var coverage: CoverageRecorder? = nil
         var digest = options.digest ? Hasher() : nil
         if options.coverage, let flowFile = script.flowFile {
@@ -108,6 +113,7 @@ public enum Runner {
                     digest!.combine(-1)
                 }
                 if keepsLastEvent { lastEvent = (event, buffer) }
+                if keepsNotice { notice = driver.session.refusalNotice(after: event, emitted: buffer, previous: notice) }
                 if coverage != nil { coverage!.record(event, emitted: buffer, session: driver.session) }
                 if nextCheck[index] != nil {
                     for notification in buffer { window.append(notification) }
@@ -137,6 +143,15 @@ public enum Runner {
             case .expectKeyboardFocus(let expected):
                 let actual = driver.session.keyboardFocus(after: lastEvent?.event, emitted: lastEvent?.emitted ?? []).name
                 if actual != expected { lines = ["keyboard focus: expected \(expected), got \(actual)"] }
+            case .expectNotice(let expected):
+                let actual = notice?.json ?? .null
+                if expected == .null || actual == .null {
+                    if expected != actual { lines = ["notice: expected \(JSONWriter.string(expected)), got \(JSONWriter.string(actual))"] }
+                } else {
+                    var mismatches: [Mismatch] = []
+                    Matcher.match(expected: expected, actual: actual, at: .root, into: &mismatches)
+                    lines = mismatches.map { "notice \($0)" }
+                }
             case .expectEmitted, .expectEmittedExactly:
                 if let reason = window.check() { lines = [reason] }
                 window.reset(for: nextCheck[index].flatMap { expectation(script.steps[$0]) })
@@ -224,9 +239,11 @@ public enum Runner {
         restore: (_ snapshot: [UInt8], _ flow: Flow) throws(DocumentError) -> Session = Runner.restore
     ) -> [String] {
         let snapshot = session.snapshotData(includingFlow: false)
-        let restored: Session
+        var restored: Session
         do {
             restored = try restore(snapshot, flow)
+            // A front's setting, not the session's state: the front sets it again.
+            restored.reducedMotion = session.reducedMotion
         } catch {
             return ["restart failed: the snapshot did not restore"] + error.diagnostics.map { "  \($0)" }
         }

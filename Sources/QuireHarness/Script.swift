@@ -18,6 +18,9 @@ public struct SessionScript: Sendable {
         /// Where keyboard focus goes after the previous event, as the core decides it
         /// (`KeyboardFocus.name`: `button:next`, `field:ID`, `stay:button:next`, …; our extension).
         case expectKeyboardFocus(String)
+        /// The refusal notice shown after the previous event (`Session.refusalNotice`), matched
+        /// partially as `expect` matches; `null`: none (our extension).
+        case expectNotice(JSONValue)
         case restart
     }
 
@@ -26,6 +29,12 @@ public struct SessionScript: Sendable {
     public var flow: Flow
     public var viewportWidth: Double
     public var locale: String
+    /// `reducedMotion`: the session runs with reduced motion (moves land at once, auto-advance
+    /// pauses), as a front with animations off sets it.
+    public var reducedMotion = false
+    /// `values`: the answers the session starts from instead of the flow's defaults
+    /// (`Session(flow:startingWith:)`; what `quire run --record` writes for a walkthrough run again).
+    public var startingValues: JSONObject? = nil
     public var steps: [Step]
     /// Each step's JSON as written, for reports and traces.
     public var rawSteps: [JSONValue]
@@ -160,8 +169,8 @@ public enum ScriptLoad: Sendable {
 }
 
 public enum ScriptLoader {
-    static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "steps"]
-    static let stepKeys = Event.names + ["expect", "expectExactly", "expectEmitted", "expectEmittedExactly", "expectKeyboardFocus", "restart"]
+    static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "reducedMotion", "values", "steps"]
+    static let stepKeys = Event.names + ["expect", "expectExactly", "expectEmitted", "expectEmittedExactly", "expectKeyboardFocus", "expectNotice", "restart"]
 
     /// Reads and validates a script file; a broken script is bad input, never a failure. A file
     /// named `explicitly` must be a script: another format is bad input too.
@@ -219,6 +228,7 @@ public enum ScriptLoader {
         let description = object["description"].flatMap { reader.string($0, at: .root + "description", what: "description") }
         let locale = object["locale"].flatMap { reader.string($0, at: .root + "locale", what: "locale") } ?? "en"
         if let problem = Flow.languageTagProblem(locale) { reader.error(.root + "locale", problem) }
+        let reducedMotion = object["reducedMotion"].flatMap { reader.bool($0, at: .root + "reducedMotion", what: "reducedMotion") } ?? false
         var width = 800.0
         if let viewport = object["viewport"], let size = reader.object(viewport, at: .root + "viewport", what: "viewport") {
             reader.checkKeys(size, at: .root + "viewport", allowed: ["width", "height"], what: "the viewport")
@@ -271,10 +281,13 @@ public enum ScriptLoader {
         if reader.hasProblems || flow == nil {
             return .bad(reader.diagnostics() + flowProblems)
         }
-        return .script(
-            SessionScript(
-                file: file, name: name, flow: flow!, viewportWidth: width, locale: locale, steps: steps, rawSteps: rawSteps,
-                source: bytes, description: description, flowFile: flowFile))
+        var script = SessionScript(
+            file: file, name: name, flow: flow!, viewportWidth: width, locale: locale, steps: steps, rawSteps: rawSteps,
+            source: bytes, description: description, flowFile: flowFile)
+        script.reducedMotion = reducedMotion
+        script.startingValues = startingValues(object["values"], flow: flow!, reader: &reader)
+        if reader.hasProblems { return .bad(reader.diagnostics()) }
+        return .script(script)
     }
 
     /// Step `index` of the `steps` list; its path (`$.steps[index]`) is built only to name a problem.
@@ -321,6 +334,11 @@ public enum ScriptLoader {
                 return nil
             }
             return .expectKeyboardFocus(name)
+        case "expectNotice":
+            if value == .null { return .expectNotice(.null) }
+            guard let object = reader.object(value, at: path() + key, what: "'expectNotice'") else { return nil }
+            reader.checkKeys(object, at: path() + key, allowed: RefusalNotice.keys, what: "a notice")
+            return .expectNotice(value)
         case "restart":
             guard value == .bool(true) else {
                 reader.error(path() + key, "'restart' takes true")
@@ -331,7 +349,7 @@ public enum ScriptLoader {
             switch Event.parse(key: key, value: value) {
             case .failure(let error):
                 if !Event.names.contains(key) {
-                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus or restart"
+                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice or restart"
                     if let near = DocumentReader.closest(to: key, in: stepKeys) { message = "unknown step '\(key)'; did you mean '\(near)'?" }
                     reader.error(path() + key, message, onKey: true)
                 } else {

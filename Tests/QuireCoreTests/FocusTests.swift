@@ -96,7 +96,7 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) throws -> Session {
         #expect(emitted.map(\.name) == ["inputDismissed", "valueChanged", "focusChanged"])
         #expect(session.at("focus") == .null)
         #expect(session.keyboardFocus(after: .key(.tab), emitted: emitted) == .stop(.toggle("agree")))
-        #expect(session.keyboardStops == [.toggle("agree"), .back, .indicator, .skip, .next, .cancel])
+        #expect(session.keyboardStops == [.cancel, .toggle("agree"), .back, .indicator, .skip, .next])
         session.run(.key(.tab))
         #expect(session.at("focus") == "name")
     }
@@ -116,10 +116,18 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) throws -> Session {
     @Test func keyboardStepsGoRoundTheStopsAndBackIntoTheChain() throws {
         var session = try onForm()
         let stops = session.keyboardStops
-        #expect(stops.last == .cancel)
-        #expect(session.keyboardStep(from: stops.last, forward: true) == .chain)
-        #expect(session.keyboardStep(from: stops.first, forward: false) == .chain)
-        if stops.count > 1 { #expect(session.keyboardStep(from: stops[0], forward: true) == .stop(stops[1])) }
+        // Cancel (the header bar) first; the chain sits between it and the rest.
+        #expect(stops.first == .cancel)
+        #expect(session.keyboardStep(from: .cancel, forward: true) == .chain)
+        #expect(session.keyboardStep(from: stops[1], forward: false) == .chain)
+        #expect(session.keyboardStep(from: stops[1], forward: true) == .stop(stops[2]))
+        #expect(session.keyboardStep(from: stops.last, forward: true) == .stop(.cancel))
+        #expect(session.keyboardStep(from: .cancel, forward: false) == .stop(stops[stops.count - 1]))
+        // shift+Tab before the first field lands on Cancel, Tab past the last on the stop after it.
+        var back = session
+        back.run(.key(.tab))
+        let emitted = back.send(.key(.shiftTab))
+        #expect(back.keyboardFocus(after: .key(.shiftTab), emitted: emitted) == .stop(.cancel))
         // A page without editable fields goes round its stops.
         session = try Session(flow: formFlow())
         let first = session.keyboardStops

@@ -89,11 +89,20 @@ import Testing
 
 @Suite struct PresentationTests {
     @Test(arguments: [
-        (1500, false, "en", "25 min"), (3900, false, "en", "1 h 05 min"), (90, true, "en", "0:01:30"),
+        (1500, false, "en", "25 min"), (3900, false, "en", "1 h 05 min"), (90, true, "en", "1 min 30 s"),
         (1500, false, "ja", "25分"), (3900, false, "ja", "1時間05分"), (0, false, "en", "0 min"),
+        // One format with or without a seconds wheel (issue 20): seconds only when there are some.
+        (1500, true, "en", "25 min"), (30, true, "en", "30 s"), (0, true, "en", "0 s"), (3605, true, "en", "1 h 00 min 05 s"),
+        (3900, true, "en", "1 h 05 min"), (90, true, "ja", "1分30秒"), (30, true, "ja", "30秒"), (3605, true, "ja", "1時間00分05秒"),
+        (-5, false, "en", "0 min"), (59, false, "en", "0 min"),
     ] as [(Int, Bool, String, String)])
     func durationsDisplayAsPeopleReadThem(seconds: Int, withSeconds: Bool, locale: String, expected: String) {
         #expect(Strings(locale: locale).duration(seconds, withSeconds: withSeconds) == expected)
+    }
+
+    @Test(arguments: [(1500, "25:00"), (299, "04:59"), (3900, "1:05:00"), (0, "00:00"), (-3, "00:00"), (86_399, "23:59:59")] as [(Int, String)])
+    func aCountdownShowsAClockFace(seconds: Int, expected: String) {
+        #expect(Strings.countdown(seconds) == expected)
     }
 
     @Test func aPageIsPresentedInTheSessionsLocale() throws {
@@ -104,7 +113,7 @@ import Testing
         #expect(page?.fields.map(\.display) == ["25分", "オン"])
         session.locale = "en"
         #expect(session.presentPage(at: 2)?.fields.map(\.label) == ["Focus time", "Remind me to take breaks"])
-        #expect(session.presentPage(at: 3)?.fields.first?.display == "0:01:30")
+        #expect(session.presentPage(at: 3)?.fields.first?.display == "1 min 30 s")
     }
 
     @Test func revealedErrorsCarryTheirText() throws {

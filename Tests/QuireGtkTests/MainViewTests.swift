@@ -27,8 +27,38 @@ struct MainViewTests {
         #expect(main.shownTime == "24:59" && header.shownTime == "24:59")
         model.toggle()
         #expect(!model.isTicking)
+        // Paused part-way: both buttons say Resume.
+        #expect(main.toggleTitle == "Resume" && header.toggleTitle == "Resume")
         model.reset()
         #expect(main.shownTime == "25:00" && header.shownTime == "25:00")
+        #expect(main.toggleTitle == "Start" && header.toggleTitle == "Start")
+    }
+
+    @Test func aTimerThatRanOutSaysTimesUpInBothViews() throws {
+        let flow = try Flow.load(json: DemoFlow.json, file: DemoFlow.path)
+        let model = FocusTimerModel(duration: 2)
+        let main = MainView(flow: flow, locale: "en", values: JSONObject(), timer: model)
+        let header = TimerHeaderButton(locale: "en", timer: model)
+        #expect(!main.showsEnded)
+        #expect(main.timeAccessibleLabel == "Focus timer: 2 s remaining")
+        model.toggle()
+        model.advance(milliseconds: 2000)
+        #expect(main.showsEnded && main.shownTime == "00:00")
+        #expect(header.shownTime == "Time's up")
+        #expect(main.timeAccessibleLabel == "Focus timer: Time's up")
+        model.reset()
+        #expect(!main.showsEnded && header.shownTime == "00:02")
+    }
+
+    @Test func theSettingsShowDurationsInTheCoresOneFormat() throws {
+        let flow = try Flow.load(json: DemoFlow.json, file: DemoFlow.path)
+        var values = JSONObject()
+        values.append("focusTime", 1500)
+        values.append("remindAfter", 90)
+        let main = MainView(flow: flow, locale: "en", values: values, timer: FocusTimerModel(duration: 1500))
+        #expect(main.settingTexts == ["Focus time": "25 min", "Remind me after": "1 min 30 s"])
+        let japanese = MainView(flow: flow, locale: "ja", values: values, timer: FocusTimerModel(duration: 1500))
+        #expect(japanese.settingTexts == ["集中時間": "25分", "リマインドまでの時間": "1分30秒"])
     }
 
     @Test func aRunningTimerIsFedOnceASecondAndStopsAtZero() throws {
@@ -41,8 +71,14 @@ struct MainViewTests {
     }
 
     @Test func japaneseTimerWords() {
+        // Through gettext: the catalogue scripts/setup compiles into .build/locale.
+        #expect(Gettext.folder != nil, "no compiled catalogue: run scripts/setup (msgfmt po/ja.po into .build/locale)")
         let strings = AppStrings(locale: "ja-JP")
         #expect(strings.start == "開始")
+        #expect(strings.resume == "再開")
+        #expect(strings.timesUp == "時間です")
+        #expect(AppStrings(locale: "en").resume == "Resume")
+        #expect(AppStrings(locale: "ja").resume == "再開")
         #expect(strings.remaining("25:00") == "残り 25:00")
         #expect(AppStrings(locale: "en").remaining("25:00") == "25:00 remaining")
     }

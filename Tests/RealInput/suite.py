@@ -472,7 +472,7 @@ class Suite:
             return 2
         self.prepare()
         started = time.monotonic()
-        self.desktop = Desktop(verbose=self.options.verbose).start()
+        self.desktop = Desktop(screen="1920x1080x24", verbose=self.options.verbose).start()
         self.say(f"# real-input: {len(cases)} cases, seed {self.options.seed}, monkey events {self.options.events}, "
                  f"display {self.desktop.display}, quire {self.options.quire}")
         self.say(f"# artifacts (logs, recordings, screenshots of failures): {os.path.relpath(self.out, ROOT)}/")
@@ -496,7 +496,7 @@ class Suite:
             if not self.desktop.alive():
                 self.say("  # the X server died; starting a new desktop")
                 self.desktop.stop()
-                self.desktop = Desktop(verbose=self.options.verbose).start()
+                self.desktop = Desktop(screen="1920x1080x24", verbose=self.options.verbose).start()
         total = time.monotonic() - started
         self.say(f"1..{len(cases)}")
         self.say(f"# total {total:.1f} s" + (f", {skipped} skipped" if skipped else ""))
@@ -600,6 +600,7 @@ def main(argv=None):
     options.out = os.path.abspath(options.out)
     options.only = [p for item in options.only for p in item.split(",") if p]
     import cases  # noqa: F401 - registers the cases
+    import size_cases  # noqa: F401 - the size/* cases
     if options.list:
         for c in CASES:
             print(f"{c.name}  ({c.host}, {c.timeout} s)")

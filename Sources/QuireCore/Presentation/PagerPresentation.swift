@@ -27,7 +27,8 @@ extension Session {
         case .dragging: dragging = true
         case nil: break
         }
-        let counting = motion == nil && autoAdvance.active
+        // Reduced motion pauses auto-advance: nothing counts, so no clock is asked for.
+        let counting = motion == nil && autoAdvance.active && !reducedMotion
         return PagerPresentation(
             position: position, count: pageCount, wraps: flow.paging.wrap, isDragging: dragging,
             needsClock: completion == nil && (animating || counting),

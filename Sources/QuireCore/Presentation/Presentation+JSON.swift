@@ -44,7 +44,7 @@ extension FieldPresentation {
 
 extension ChromePresentation {
     public var json: JSONValue {
-        var object = JSONObject(minimumCapacity: 6)
+        var object = JSONObject(minimumCapacity: 7)
         object.append("title", title.map(JSONValue.string) ?? .null)
         object.append(
             "indicator",
@@ -52,6 +52,7 @@ extension ChromePresentation {
                 "count": .number(Double(indicatorCount)), "current": .number(Double(indicatorCurrent)),
                 "hidden": .bool(indicatorHidden), "style": .string(indicatorStyle.rawValue), "label": .string(indicatorLabel),
             ])
+        object.append("pageName", .string(pageName))
         object.append("buttons", .array(buttons.map(\.json)))
         object.append("progress", .number(progress))
         object.append("input", input?.json ?? .null)
@@ -86,6 +87,7 @@ extension WheelPresentation {
         [
             "component": .string(component.rawValue), "title": .string(title), "values": .array(values.map { .number(Double($0)) }),
             "selectedIndex": .number(Double(selectedIndex)), "isSelectedWheel": .bool(isSelectedWheel),
+            "valueText": .string(valueText),
         ]
     }
 }

@@ -17,7 +17,7 @@ public struct FieldPresentation: Sendable, Hashable {
     public var id: String
     public var kind: String
     public var label: String
-    /// The value as shown: "25 min", "1 h 05 min", "0:01:30", an option's label, "On"; empty when unset.
+    /// The value as shown: "25 min", "1 h 05 min", "1 min 30 s" (`Strings.duration`), an option's label, "On"; empty when unset.
     public var display: String
     /// Shown when there is no value ("Not set" for pickers, the flow's placeholder for text).
     public var placeholder: String
@@ -47,6 +47,9 @@ public struct WheelPresentation: Sendable, Hashable {
     /// The index in `values` of the draft's value.
     public var selectedIndex: Int
     public var isSelectedWheel: Bool
+    /// The selected value in words, for the wheel's accessible value text ("25 minutes", "1 hour",
+    /// "25分").
+    public var valueText: String
 }
 
 public struct OptionPresentation: Sendable, Hashable {
@@ -84,6 +87,10 @@ public struct ChromePresentation: Sendable, Hashable {
     public var indicatorStyle: Paging.IndicatorStyle
     /// "Page 2 of 4", for the indicator's accessible label (and the `numbers` style).
     public var indicatorLabel: String
+    /// The current page named for assistive technology: its title and where it stands ("About
+    /// you — page 2 of 5"; "Page 2 of 5" for a page without a title). Fronts give it to the
+    /// window title, the pager's accessible label and announcements, so a page change is heard.
+    public var pageName: String
     public var buttons: [ButtonPresentation]
     /// Fraction of the flow behind the user (0 on the first page, 1 on the last), for a progress bar.
     public var progress: Double
@@ -175,6 +182,8 @@ extension Session {
         return ChromePresentation(
             title: flow.title?.resolve(locale), indicatorCount: count, indicatorCurrent: index, indicatorHidden: indicatorHidden,
             indicatorStyle: flow.paging.indicatorStyle, indicatorLabel: strings.pageOf(index + 1, count),
+            pageName: strings.pageName(
+                index < count ? flow.pages[page(atVisible: index)].title?.resolve(locale) : nil, index + 1, count),
             buttons: [
                 ButtonPresentation(button: .back, title: strings.back, enabled: enabled.back),
                 ButtonPresentation(button: .next, title: strings.next, enabled: enabled.next),
@@ -207,10 +216,12 @@ extension Session {
                         case .seconds: Array(0...59)
                         }
                     let current = duration.wheel(component, of: seconds)
+                    let selected = values.firstIndex(of: current) ?? 0
                     wheels.append(
                         WheelPresentation(
                             component: component, title: strings.wheelTitle(component), values: values,
-                            selectedIndex: values.firstIndex(of: current) ?? 0, isSelectedWheel: at == editing.selectedWheel))
+                            selectedIndex: selected, isSelectedWheel: at == editing.selectedWheel,
+                            valueText: strings.wheelValue(component, values.isEmpty ? 0 : values[selected])))
                 }
             }
         case .choice(let choice):
@@ -243,20 +254,6 @@ public struct Strings: Sendable {
         japanese = language == "ja"
     }
 
-    /// "25 min", "1 h 05 min" (hours and minutes wheels) or "0:01:30" (with a seconds wheel).
-    public func duration(_ seconds: Int, withSeconds: Bool) -> String {
-        let hours = seconds / 3600
-        let minutes = (seconds % 3600) / 60
-        let secs = seconds % 60
-        if withSeconds {
-            return "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))"
-        }
-        if japanese {
-            return hours == 0 ? "\(minutes)分" : "\(hours)時間\(twoDigits(minutes))分"
-        }
-        return hours == 0 ? "\(minutes) min" : "\(hours) h \(twoDigits(minutes)) min"
-    }
-
     func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
     public var notSet: String { japanese ? "未設定" : "Not set" }
@@ -276,6 +273,22 @@ public struct Strings: Sendable {
     public var done: String { japanese ? "完了" : "Done" }
     public var previous: String { japanese ? "前へ" : "Previous" }
     public func pageOf(_ page: Int, _ count: Int) -> String { japanese ? "\(count)ページ中\(page)ページ目" : "Page \(page) of \(count)" }
+
+    /// A page named for assistive technology: "About you — page 2 of 5"; "Page 2 of 5" without a
+    /// title (or with an empty one).
+    public func pageName(_ title: String?, _ page: Int, _ count: Int) -> String {
+        guard let title, !title.isEmpty else { return pageOf(page, count) }
+        return japanese ? "\(title) — \(count)ページ中\(page)ページ目" : "\(title) — page \(page) of \(count)"
+    }
+
+    /// A wheel's value in words: "25 minutes", "1 hour", "0 hours", "1 second"; "25分", "1時間", "30秒".
+    public func wheelValue(_ component: DurationComponent, _ value: Int) -> String {
+        switch component {
+        case .hours: japanese ? "\(value)時間" : (value == 1 ? "1 hour" : "\(value) hours")
+        case .minutes: japanese ? "\(value)分" : (value == 1 ? "1 minute" : "\(value) minutes")
+        case .seconds: japanese ? "\(value)秒" : (value == 1 ? "1 second" : "\(value) seconds")
+        }
+    }
 
     public func wheelTitle(_ component: DurationComponent) -> String {
         switch component {

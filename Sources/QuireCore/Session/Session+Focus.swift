@@ -255,6 +255,16 @@ extension Session {
             switch key {
             case .up, .down:
                 turn(options.components[editing.selectedWheel], by: key == .up ? 1 : -1)
+            case .pageUp, .pageDown:
+                // A page: a quarter turn of the wheel (6 hours, 15 minutes, 15 seconds).
+                let component = options.components[editing.selectedWheel]
+                let rows =
+                    switch component {
+                    case .hours: 24
+                    case .minutes: 59 / max(options.minuteInterval, 1) + 1
+                    case .seconds: 60
+                    }
+                turn(component, by: (key == .pageUp ? 1 : -1) * max(rows / 4, 1))
             case .left, .right:
                 let wheel = editing.selectedWheel + (key == .right ? 1 : -1)
                 guard wheel >= 0 && wheel < options.components.count else { return ignore(event, .atEnd) }

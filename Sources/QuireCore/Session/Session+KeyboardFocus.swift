@@ -1,11 +1,14 @@
 /// The desktop keyboard model (docs/session-semantics.md, "Keyboard focus"): where a front puts
 /// its keyboard focus, decided here once for every front.
 ///
-/// The first-responder chain (`Tab`, `shift+Tab`) moves through the page's editable fields. Past
-/// its ends keyboard focus leaves the chain for the page's *stops*: its toggles, then the
-/// controls Back, the indicator, Skip, Next or Finish, and Cancel, in that order. Tab past the
-/// last stop comes back to the first field (`Tab` with nothing focused), shift+Tab before the
-/// first stop to the last field; a page without editable fields goes round its stops.
+/// Keyboard focus goes round the window in its visual order: Cancel (in the header bar, at the
+/// top), the page's editable fields (the first-responder chain, `Tab`, `shift+Tab`), its toggles,
+/// then Back, the indicator, Skip and Next or Finish (the bar under the pages), and from there
+/// back to Cancel. Cancel and the rest are the page's *stops*, listed in that order: the chain
+/// sits between the first stop (Cancel) and the others. Tab past the last field goes to the
+/// first stop after Cancel, shift+Tab before the first field to Cancel; Tab on Cancel comes into
+/// the chain (`Tab` with nothing focused), shift+Tab on the first stop after Cancel to the last
+/// field; a page without editable fields goes round its stops.
 
 /// A place keyboard focus can rest outside the first-responder chain.
 public enum KeyboardStop: Sendable, Hashable {
@@ -76,14 +79,19 @@ public enum KeyboardStep: Sendable, Hashable {
 }
 
 extension Session {
-    /// The page's stops that can take keyboard focus now, in order: its visible, enabled toggles
-    /// (in page order), Back, the indicator, Skip, Next or Finish (the one shown), Cancel.
+    /// The page's stops that can take keyboard focus now, in visual order: Cancel, then (after
+    /// the first-responder chain) its visible, enabled toggles (in page order), Back, the
+    /// indicator, Skip, Next or Finish (the one shown).
     public var keyboardStops: [KeyboardStop] { keyboardStops(atIndex: currentIndex) }
+
+    /// How many of `keyboardStops` come before the first-responder chain (Cancel): Tab on the
+    /// last of them enters the chain, Tab past the last field goes to the stop after them.
+    public static let stopsBeforeChain = 1
 
     /// The stops of the visible page `index` (where a move is going).
     func keyboardStops(atIndex index: Int) -> [KeyboardStop] {
         guard completion == nil, index >= 0, index < pageCount else { return [] }
-        var stops: [KeyboardStop] = []
+        var stops: [KeyboardStop] = [.cancel]
         for field in flow.pages[visiblePages.find(index)].fieldRange
         where flow.fieldTraits[field].kind == .toggle && isFieldVisible(field) && isFieldEnabled(field) {
             stops.append(.toggle(flow.fieldIDs[field]))
@@ -97,7 +105,6 @@ extension Session {
         } else if enabled.next {
             stops.append(.next)
         }
-        stops.append(.cancel)
         return stops
     }
 
@@ -120,10 +127,19 @@ extension Session {
             if hasChain { return .chain }
             return stops.isEmpty ? .chain : .stop(forward ? stops[0] : stops[stops.count - 1])
         }
-        let next = index + (forward ? 1 : -1)
-        if stops.indices.contains(next) { return .stop(stops[next]) }
-        if hasChain { return .chain }
-        return .stop(forward ? stops[0] : stops[stops.count - 1])
+        // The chain sits between the stops before it (Cancel) and the rest.
+        let before = Self.stopsBeforeChain
+        if hasChain && (forward ? index == before - 1 : index == before) { return .chain }
+        let next = (index + (forward ? 1 : -1) + stops.count) % stops.count
+        return .stop(stops[next])
+    }
+
+    /// The stop Tab past the last field goes to (`forward`), or shift+Tab before the first.
+    func stopBesideChain(forward: Bool) -> KeyboardStop {
+        let stops = keyboardStops
+        let before = Self.stopsBeforeChain
+        if forward { return stops.count > before ? stops[before] : stops.last ?? primaryStop }
+        return stops.count >= before && before > 0 ? stops[before - 1] : stops.last ?? primaryStop
     }
 
     /// Where keyboard focus goes after `event` (nil: the session has just started or been
@@ -134,10 +150,6 @@ extension Session {
         guard let event else { return focusedField.map(KeyboardFocus.field) ?? .stop(primaryStop) }
         // A first responder has it, wherever the event came from.
         if let field = focusedField { return .field(field) }
-        // A refused move or finish: the first field whose error it revealed.
-        for case .refused(let reason, let errors) in emitted where reason != .maxLength {
-            return errors.first.map { .field($0.field) } ?? .stay(orElse: primaryStop)
-        }
         var resigned: String? = nil
         // The visible page a move is going to (nil: the event moved no page).
         var destination: Int? = nil
@@ -147,6 +159,12 @@ extension Session {
             case .pageWillChange(_, let to), .pageDidChange(_, let to, true): destination = to
             default: break
             }
+        }
+        // A refused move or finish: the first field whose error it revealed, when it is on the
+        // page the pager shows or goes to; out of sight, focus stays (a notice says where it is).
+        for case .refused(let reason, let errors) in emitted where reason != .maxLength {
+            if let first = errors.first, isOnPage(field: first.field, destination: destination) { return .field(first.field) }
+            return .stay(orElse: destination.map { Self.primary(of: keyboardStops(atIndex: $0)) } ?? primaryStop)
         }
         if let destination {
             // A move from a page control keeps focus there if the control is still there on
@@ -166,9 +184,9 @@ extension Session {
         if let resigned {
             switch event {
             case .key(.tab):
-                return .stop(keyboardStops.first ?? primaryStop)
+                return .stop(stopBesideChain(forward: true))
             case .key(.shiftTab):
-                return .stop(keyboardStops.last ?? primaryStop)
+                return .stop(stopBesideChain(forward: false))
             case .tap(.field(let tapped)) where tapped != resigned:
                 // A toggle's press resigned the first responder: focus is on the toggle.
                 return .field(tapped)

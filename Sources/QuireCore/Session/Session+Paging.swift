@@ -106,7 +106,8 @@ extension Session {
     }
 
     /// `paging.animationMs` in whole microseconds.
-    var animationDuration: Int64 { Self.microseconds(flow.paging.animationMs) }
+    /// 0 with `reducedMotion`: every move lands at once.
+    var animationDuration: Int64 { reducedMotion ? 0 : Self.microseconds(flow.paging.animationMs) }
 
     /// Milliseconds to whole microseconds, rounded to the nearest (half away from zero).
     static func microseconds(_ milliseconds: Double) -> Int64 {
@@ -138,7 +139,7 @@ extension Session {
                     position = animation.start + (animation.target - animation.start) * animationProgress
                     remaining = 0
                 }
-            } else if motion == nil && autoAdvance.active {
+            } else if motion == nil && autoAdvance.active && !reducedMotion {
                 let need = Self.microseconds(flow.paging.autoAdvanceMs) - autoAdvance.elapsed
                 if remaining >= need {
                     remaining -= need

@@ -209,7 +209,33 @@ extension Session {
                 reader.error(path + "completed", "completed needs an outcome ('finished' or 'cancelled') and values")
             }
         }
+        if !reader.hasProblems, let problem = session.placeProblem {
+            reader.error(path + "position", problem)
+        }
         return reader.hasProblems ? nil : session
+    }
+
+    /// Why a restored session is not somewhere its pages can be (a hand-edited snapshot), or nil.
+    /// Settled, its position is its page. Moving (an animation or a drag), the page it moves to is
+    /// on the pages, and so is its position — a rubber band goes at most a page beyond an end;
+    /// pages that wrap take any position as the page it stands for. Every snapshot Quire writes
+    /// passes; every reader of snapshots goes through here.
+    var placeProblem: String? {
+        let count = pageCount
+        let index = currentIndex
+        guard let transition else {
+            if position != Double(index) {
+                return "position \(JSONWriter.number(position)) is off its page (visible page \(index) of \(count), at position \(index))"
+            }
+            return nil
+        }
+        if !flow.paging.wrap, !(position >= -1 && position <= Double(count)) {
+            return "position \(JSONWriter.number(position)) is off the pages (\(count) visible pages)"
+        }
+        if !(0..<count).contains(transition.to) {
+            return "it moves to page \(transition.to), off the pages (\(count) visible pages)"
+        }
+        return nil
     }
 
     static func restoreMotion(_ value: JSONValue, at path: JSONPath, reader: inout DocumentReader) -> Motion? {

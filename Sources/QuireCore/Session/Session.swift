@@ -9,6 +9,11 @@ public struct Session: Sendable, Equatable {
     public var locale: String
     /// The pager's width in pixels; drags are measured against it.
     public private(set) var viewportWidth: Double
+    /// Reduced motion (the desktop's "animations off", GTK's `gtk-enable-animations` false): page
+    /// moves land at once instead of animating over `paging.animationMs`, and `autoAdvanceMs`
+    /// does not count (auto-advance pauses; it goes on counting when this is turned off). A
+    /// setting of the front, like `locale`: not part of a snapshot, set again by each front.
+    public var reducedMotion = false
 
     // Answers.
     var values: [FieldValue]

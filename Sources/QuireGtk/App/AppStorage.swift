@@ -53,38 +53,7 @@ final class AppStorage {
             setAside(sessionPath, what: "the saved walkthrough", problem: error.diagnostics.first?.description ?? "unreadable")
             return nil
         }
-        if let problem = Self.placeProblem(of: session) {
-            setAside(sessionPath, what: "the saved walkthrough", problem: "\(sessionPath): \(problem)")
-            return nil
-        }
         return session
-    }
-
-    /// Why a restored session is not somewhere the walkthrough can be (a hand-edited autosave):
-    /// settled, its position must be its page; moving, its position and the page it moves to
-    /// must be on the pages (a wrap or a rubber band goes at most a page beyond an end). Nil when
-    /// it can resume there.
-    static func placeProblem(of session: Session) -> String? {
-        let count = session.pageCount
-        let index = session.currentIndex
-        let position: Double
-        switch session.stateValue("position") {
-        case .number(let number)?: position = number
-        default: return "it has no position"
-        }
-        guard let transition = session.transition else {
-            if position != Double(index) {
-                return "position \(JSONWriter.number(position)) is off its page (visible page \(index) of \(count), at position \(index))"
-            }
-            return nil
-        }
-        if !(position >= -1 && position <= Double(count)) {
-            return "position \(JSONWriter.number(position)) is off the pages (\(count) visible pages)"
-        }
-        if !(0..<count).contains(transition.to) {
-            return "it moves to page \(transition.to), off the pages (\(count) visible pages)"
-        }
-        return nil
     }
 
     /// The largest files read back: a snapshot as large as any Quire writes (`JSONLimits.snapshot`);

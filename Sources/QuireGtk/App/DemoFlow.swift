@@ -65,7 +65,7 @@ public enum DemoFlow {
     {
       "id": "finish",
       "title": {"en": "All set", "ja": "準備完了"},
-      "body": {"en": "You can change these any time in Settings.", "ja": "設定はいつでも変更できます。"}
+      "body": {"en": "You can change these any time in Preferences.", "ja": "設定はいつでも変更できます。"}
     }
   ]
 }

@@ -65,16 +65,25 @@ public struct FocusTimer: Sendable, Equatable {
         if remainingMs == 0 { isRunning = false }
     }
 
-    /// "25:00", "4:59", "1:05:00": `mm:ss`, or `h:mm:ss` from an hour up.
-    public var display: String { FocusTimer.format(remaining) }
+    /// The clock face: "25:00", "04:59", "1:05:00" (the core's `Strings.countdown`).
+    public var display: String { Strings.countdown(remaining) }
 
-    public static func format(_ seconds: Int) -> String {
-        let hours = seconds / 3600
-        let minutes = (seconds % 3600) / 60
-        let secs = seconds % 60
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return hours > 0 ? "\(hours):\(two(minutes)):\(two(secs))" : "\(two(minutes)):\(two(secs))"
+    /// Ran out: counted down to zero (a timer of no length has not). It shows "Time's up" until
+    /// it is reset or given a new length; the app hears the moment it happens (`FocusTimerModel.onEnded`).
+    public var hasEnded: Bool { duration > 0 && remainingMs == 0 }
+
+    /// Stopped part-way: its button says Resume, not Start.
+    public var isPaused: Bool { !isRunning && remainingMs > 0 && remainingMs < Double(duration) * 1000 }
+
+    /// What the start/pause button does now, and so what it says.
+    public enum Control: Sendable, Equatable {
+        case start, pause, resume
     }
+
+    public var control: Control { isRunning ? .pause : isPaused ? .resume : .start }
+
+    /// Whether going from `before` to `after` is the moment the timer ran out.
+    public static func runsOut(from before: FocusTimer, to after: FocusTimer) -> Bool { !before.hasEnded && after.hasEnded }
 }
 
 extension FocusTimer {

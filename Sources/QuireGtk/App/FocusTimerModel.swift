@@ -23,6 +23,10 @@ final class FocusTimerModel {
     /// length, run out — but not for the seconds ticking away (a running timer is resumed from the
     /// wall clock).
     var onStateChange: ((FocusTimer) -> Void)?
+    /// Called once when the timer runs out (counting down to zero while it runs, not when a saved
+    /// timer that ran out meanwhile is loaded), after its views show it: the app sends the
+    /// notification and rings the bell.
+    var onEnded: ((FocusTimer) -> Void)?
 
     init(duration: Int) {
         timer = FocusTimer(duration: duration)
@@ -62,6 +66,7 @@ final class FocusTimerModel {
         onChange?(timer)
         // A tick only counts down; it is a state change when it stops the timer.
         if updatingClock || timer.isRunning != before.isRunning { onStateChange?(timer) }
+        if FocusTimer.runsOut(from: before, to: timer) { onEnded?(timer) }
     }
 
     private func updateClock() {

@@ -3,19 +3,25 @@ import CGtkShim
 import QuireCore
 
 /// The main window's content, opened once the walkthrough is finished: the focus timer (its
-/// remaining time, Start/Pause and Reset, bound to the app's actions so both views of the timer
-/// enable and disable together), the settings, a button that opens the preferences and one that
-/// runs the walkthrough again.
+/// remaining time, Start/Pause/Resume and Reset, bound to the app's actions so both views of the
+/// timer enable and disable together; "Time's up" when it runs out), the settings, a button that
+/// opens the preferences and one that runs the walkthrough again.
 @MainActor
 final class MainView: FocusTimerView {
     let root = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
     private let time = Label()
+    /// "Time's up", shown only once the timer ran out: an accessible alert (AT-SPI's
+    /// `notification` role), which a screen reader announces when it appears.
+    private let ended: Widget
+    private let endedLabel: Label
     private let toggle: Button
     private let strings: AppStrings
+    private let durationWords: Strings
 
     /// `values` are a finished walkthrough's result (its visible fields).
     init(flow: Flow, locale: String, values: JSONObject, timer: FocusTimerModel) {
         strings = AppStrings(locale: locale)
+        durationWords = Strings(locale: locale)
         toggle = Button(label: strings.start)
         let formatter = Session(flow: flow, locale: locale)
         root.addCSSClass("quire-main")
@@ -29,6 +35,15 @@ final class MainView: FocusTimerView {
         time.addCSSClass("quire-timer")
         time.addCSSClass("numeric")
         root.append(time)
+        ended = Widget(new: widgetWithRole(gtk_box_get_type(), GTK_ACCESSIBLE_ROLE_ALERT))
+        endedLabel = Label(strings.timesUp)
+        endedLabel.addCSSClass("title-2")
+        endedLabel.addCSSClass("accent")
+        gtk_box_append(quire_box(ended.pointer), endedLabel.widget)
+        ended.halign = GTK_ALIGN_CENTER
+        ended.setAccessibleLabel(strings.timesUp)
+        ended.isVisible = false
+        root.append(ended)
         let controls = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
         controls.halign = GTK_ALIGN_CENTER
         toggle.addCSSClass("suggested-action")
@@ -52,8 +67,10 @@ final class MainView: FocusTimerView {
             label.addCSSClass("dim-label")
             label.hexpand = true
             label.setXAlign(0)
+            // The core's display, as the walkthrough shows it (durations: `Strings.duration`).
             let shown = formatter.display(value, of: field)
             let valueLabel = Label(shown.isEmpty ? "—" : shown)
+            settingTexts[label.text] = valueLabel.text
             valueLabel.setXAlign(1)
             line.append(label)
             line.append(valueLabel)
@@ -77,17 +94,27 @@ final class MainView: FocusTimerView {
 
     func show(_ timer: FocusTimer) {
         time.text = timer.display
-        time.setAccessibleLabel("\(strings.focusTimer): \(strings.remaining(timer.display))")
-        toggle.label = timer.isRunning ? strings.pause : strings.start
+        let spoken = timer.hasEnded ? strings.timesUp : strings.remaining(durationWords.duration(timer.remaining, withSeconds: true))
+        timeAccessibleLabel = "\(strings.focusTimer): \(spoken)"
+        time.setAccessibleLabel(timeAccessibleLabel)
+        if ended.isVisible != timer.hasEnded { ended.isVisible = timer.hasEnded }
+        time.setCSSClass("accent", timer.hasEnded)
+        toggle.label = strings.title(of: timer.control)
         toggle.setAccessibleLabel(toggle.label)
     }
 
     var shownTime: String { time.text }
     var toggleTitle: String { toggle.label }
+    /// Whether "Time's up" is shown.
+    var showsEnded: Bool { ended.isVisible }
+    /// The time's accessible label, as last set (what AT-SPI reads as its name).
+    private(set) var timeAccessibleLabel = ""
+    /// The settings as shown: label → value.
+    private(set) var settingTexts: [String: String] = [:]
 }
 
-/// The header bar's timer button: it shows the remaining time and opens a popover with the same
-/// controls as the main view — the second view of the one timer.
+/// The header bar's timer button: it shows the remaining time ("Time's up" once it ran out) and
+/// opens a popover with the same controls as the main view — the second view of the one timer.
 @MainActor
 final class TimerHeaderButton: FocusTimerView {
     let button: Widget
@@ -95,9 +122,11 @@ final class TimerHeaderButton: FocusTimerView {
     private let time = Label()
     private let toggle: Button
     private let strings: AppStrings
+    private let durationWords: Strings
 
     init(locale: String, timer: FocusTimerModel) {
         strings = AppStrings(locale: locale)
+        durationWords = Strings(locale: locale)
         toggle = Button(label: strings.start)
         button = Widget(new: gtk_menu_button_new())
         popover = Widget(new: gtk_popover_new())
@@ -122,10 +151,12 @@ final class TimerHeaderButton: FocusTimerView {
     }
 
     func show(_ timer: FocusTimer) {
-        gtk_menu_button_set_label(OpaquePointer(button.widget), timer.display)
-        button.setAccessibleLabel("\(strings.focusTimer): \(strings.remaining(timer.display))")
-        time.text = timer.display
-        toggle.label = timer.isRunning ? strings.pause : strings.start
+        let shown = timer.hasEnded ? strings.timesUp : timer.display
+        gtk_menu_button_set_label(OpaquePointer(button.widget), shown)
+        let spoken = timer.hasEnded ? strings.timesUp : strings.remaining(durationWords.duration(timer.remaining, withSeconds: true))
+        button.setAccessibleLabel("\(strings.focusTimer): \(spoken)")
+        time.text = shown
+        toggle.label = strings.title(of: timer.control)
         toggle.setAccessibleLabel(toggle.label)
     }
 
@@ -133,4 +164,32 @@ final class TimerHeaderButton: FocusTimerView {
     var toggleTitle: String { toggle.label }
 
     func popup() { gtk_popover_popup(quire_popover(popover.pointer)) }
+}
+
+extension AppStrings {
+    /// The start/pause button's title: Start, Pause, or Resume for a timer paused part-way.
+    func title(of control: FocusTimer.Control) -> String {
+        switch control {
+        case .start: start
+        case .pause: pause
+        case .resume: resume
+        }
+    }
+}
+
+/// A new widget of `type` whose accessible role is `role` instead of its class's (the role is a
+/// construct-only property, so it is given to `g_object_new`).
+@MainActor
+func widgetWithRole(_ type: GType, _ role: GtkAccessibleRole) -> UnsafeMutablePointer<GtkWidget> {
+    var value = GValue()
+    g_value_init(&value, gtk_accessible_role_get_type())
+    g_value_set_enum(&value, gint(role.rawValue))
+    defer { g_value_unset(&value) }
+    let object = "accessible-role".withCString { name in
+        var names: [UnsafePointer<CChar>?] = [name]
+        return names.withUnsafeMutableBufferPointer { names in
+            withUnsafePointer(to: &value) { values in g_object_new_with_properties(type, 1, names.baseAddress, values) }
+        }
+    }
+    return UnsafeMutableRawPointer(object!).assumingMemoryBound(to: GtkWidget.self)
 }

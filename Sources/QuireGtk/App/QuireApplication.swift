@@ -84,6 +84,12 @@ public final class QuireApplication {
     /// The settings the main window shows (and the preferences edit).
     private var settingValues = JSONObject()
     private var settingsOutcome = Outcome.finished
+    /// The About dialog, made the first time it is asked for and kept (it hides on close).
+    private(set) var about: Window?
+    private lazy var strings = AppStrings(locale: locale)
+    /// How many times the timer ran out in this run (tests; `QUIRE_PRINT_TIMER_END=1` prints
+    /// `timer-ended` on standard output each time).
+    private(set) var timerEndings = 0
 
     private let storage: AppStorage
 
@@ -155,6 +161,14 @@ public final class QuireApplication {
         addAction("timer-toggle", accelerators: ["<Control>t"]) { [weak self] in self?.timer?.toggle() }
         addAction("timer-reset", accelerators: ["<Control><Shift>t"]) { [weak self] in self?.timer?.reset() }
         addAction("preferences", accelerators: ["<Control>comma"]) { [weak self] in self?.showPreferences() }
+        addAction("about", accelerators: []) { [weak self] in self?.showAbout() }
+        // A notification's click: back to the window.
+        addAction("present", accelerators: []) { [weak self] in self?.activate() }
+        // The shortcuts window is each window's help overlay (`win.show-help-overlay`).
+        withCStrings(["<Control>question"]) { list in
+            gtk_application_set_accels_for_action(quire_application(app.pointer), "win.show-help-overlay", list)
+        }
+        g_set_application_name(strings.appName)
         updateTimerActions()
         setEnabled("preferences", false)
         if options.measureStart != nil { marks.append(("startup", Int(g_get_monotonic_time()))) }
@@ -198,6 +212,10 @@ public final class QuireApplication {
         let header = Widget(new: gtk_header_bar_new())
         self.header = header
         gtk_window_set_titlebar(gtkWindow, header.widget)
+        // The primary menu at the end of the header bar, as GNOME's apps have it (the timer's
+        // button, packed later, comes before it).
+        gtk_header_bar_pack_end(OpaquePointer(header.widget), AppChrome.primaryMenu(strings).widget)
+        if let gtkWindow { AppChrome.installShortcuts(strings, on: gtkWindow) }
         // Closed by the user: GTK's `destroy` never comes while this wrapper holds the window,
         // so the close request is when the walkthrough and the timer are saved.
         window.onCloseRequest { [weak self] in
@@ -233,23 +251,29 @@ public final class QuireApplication {
 
     private var locale: String { options.locale ?? Self.userLocale() }
 
-    /// Runs the walkthrough from its start (the `app.walkthrough` action).
+    /// Runs the walkthrough from its start (the `app.walkthrough` action), with the answers given
+    /// last time: the saved settings' values are the session's starting values
+    /// (`Session(flow:startingWith:)`); with none saved yet, the flow's defaults.
     private func runWalkthroughAgain() {
         storage.forgetSession()
-        showWalkthrough(resume: false)
+        let values = storage.settings()?.values ?? (mainView != nil ? settingValues : JSONObject())
+        showWalkthrough(resume: false, startingWith: values)
     }
 
-    private func showWalkthrough(resume: Bool) {
+    private func showWalkthrough(resume: Bool, startingWith values: JSONObject = JSONObject()) {
         guard let window else { return }
-        var session = Session(flow: flow, locale: locale)
+        var session = Session(flow: flow, locale: locale, startingWith: values)
         if resume, let saved = storage.savedSession(of: flow), saved.completed == nil {
             session = saved
             session.locale = locale
         }
         let host = SessionHost(session)
         let view = WalkthroughView(host: host)
+        if let header { view.placeCancel(inHeaderBar: header) }
         host.onCompleted = { [weak self] completion in self?.completed(completion) }
-        let recorder: SessionRecorder? = options.record.map { SessionRecorder(path: $0, flowPath: options.flowPath, flow: flow) }
+        let recorder: SessionRecorder? = options.record.map {
+            SessionRecorder(path: $0, flowPath: options.flowPath, flow: flow, startingValues: values.isEmpty ? nil : values)
+        }
         self.recorder = recorder
         recordedSession = session
         host.onEvent = { [weak self, weak host] event, _ in
@@ -289,7 +313,13 @@ public final class QuireApplication {
         setTimer(nil)
         if options.frameStats { view.onFrameWork = { [weak self] microseconds in self?.frameWork.append(microseconds) } }
         gtk_window_set_child(quire_window(window.pointer), view.root.widget)
-        gtk_window_set_title(quire_window(window.pointer), session.chrome.title ?? flow.id)
+        // The window is titled with the page shown ("About you — page 2 of 5"): a page change is
+        // heard as the window's name changes (Accessibility in docs/gtk-shell.md).
+        gtk_window_set_title(quire_window(window.pointer), view.pageName)
+        view.onPageName = { [weak self, weak view] name in
+            guard let self, let window = self.window, let view, self.walkthrough === view else { return }
+            gtk_window_set_title(quire_window(window.pointer), name)
+        }
     }
 
     /// The focus timer's length for some settings: the first duration field's value.
@@ -325,7 +355,8 @@ public final class QuireApplication {
         let view = MainView(flow: flow, locale: locale, values: settingValues, timer: model)
         mainView = view
         gtk_window_set_child(quire_window(window.pointer), view.root.widget)
-        gtk_window_set_title(quire_window(window.pointer), Session(flow: flow, locale: locale).chrome.title ?? flow.id)
+        // The main window is the app's: its name (the flow's title is the walkthrough's).
+        gtk_window_set_title(quire_window(window.pointer), strings.appName)
     }
 
     /// Puts a timer in the window (its header button included), or takes it away.
@@ -340,8 +371,34 @@ public final class QuireApplication {
             gtk_header_bar_pack_end(OpaquePointer(header.widget), button.button.widget)
             timerButton = button
             model.onChange = { [weak self] _ in self?.updateTimerActions() }
+            model.onEnded = { [weak self] timer in self?.timerEnded(timer) }
         }
         updateTimerActions()
+    }
+
+    /// The timer ran out, as GNOME Clocks ends one: the views already show "Time's up" (the main
+    /// view's alert, which a screen reader announces); a notification (`GNotification`, id
+    /// `timer-ended`, urgent, its click presents the window) says so outside the window, and the
+    /// display's bell rings (`gdk_display_beep`: the desktop's alert sound, or a flash).
+    private func timerEnded(_ timer: FocusTimer) {
+        timerEndings += 1
+        let notification = g_notification_new(strings.timesUp)
+        let length = Strings(locale: locale).duration(timer.duration, withSeconds: true)
+        g_notification_set_body(notification, strings.sessionEnded(length))
+        g_notification_set_priority(notification, G_NOTIFICATION_PRIORITY_URGENT)
+        g_notification_set_default_action(notification, "app.present")
+        g_application_send_notification(quire_g_application(app.pointer), "timer-ended", notification)
+        g_object_unref(UnsafeMutableRawPointer(notification))
+        if let window, let display = gtk_widget_get_display(quire_widget(window.pointer)) { gdk_display_beep(display) }
+        if g_getenv("QUIRE_PRINT_TIMER_END") != nil { printLine("timer-ended") }
+    }
+
+    /// The About dialog over the window (`app.about`, in the primary menu).
+    private func showAbout() {
+        guard let window else { return }
+        let dialog = about ?? AppChrome.aboutDialog(strings, parent: quire_window(window.pointer))
+        about = dialog
+        gtk_window_present(quire_window(dialog.pointer))
     }
 
     /// The walkthrough completed. Finished: its values become the settings. Cancelled (a

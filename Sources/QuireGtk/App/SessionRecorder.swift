@@ -15,10 +15,13 @@ final class SessionRecorder {
     private let name: String
     private var steps: [JSONValue] = []
     private var viewportWidth: Double?
+    /// The answers the session started from (a walkthrough run again), written as `values`.
+    private let startingValues: JSONObject?
 
     /// `flowPath` is the flow file (made absolute); nil embeds the flow document (the built-in demo).
-    init(path: String, flowPath: String?, flow: Flow) {
+    init(path: String, flowPath: String?, flow: Flow, startingValues: JSONObject? = nil) {
         self.path = path
+        self.startingValues = startingValues
         if let flowPath {
             self.flow = .string(flowPath.hasPrefix("/") ? flowPath : SessionRecorder.currentDirectory() + "/" + flowPath)
         } else {
@@ -40,6 +43,7 @@ final class SessionRecorder {
         object.append("flow", flow)
         object.append("viewport", ["width": .number(viewportWidth ?? session.viewportWidth)])
         object.append("locale", .string(session.locale))
+        if let startingValues { object.append("values", .object(startingValues)) }
         object.append("steps", .array(steps + [["expect": session.state]]))
         return .object(object)
     }

@@ -29,8 +29,9 @@ extension QuireApplication {
             gtk_window_set_titlebar(gtkWindow, gtk_header_bar_new())
             gtk_window_set_title(gtkWindow, script.name)
             if options.style == .dark { quire_settings_set_prefer_dark(1) }
-            let driver = ReplayDriver(
-                session: Session(flow: script.flow, locale: script.locale, viewportWidth: script.viewportWidth), window: created.pointer)
+            var start = script.startSession
+            start.reducedMotion = script.reducedMotion
+            let driver = ReplayDriver(session: start, window: created.pointer)
             gtk_window_present(gtkWindow)
             // Run once the window is up and has the keyboard focus (a field's entry takes it).
             Toolkit.run(milliseconds: 3000) { gtk_widget_get_mapped(created.widgetPointer) != 0 }

@@ -22,6 +22,11 @@ final class InputPanelView: SessionView {
     @MainActor
     private final class Parts {
         let panel = Box(GTK_ORIENTATION_VERTICAL)
+        /// The panel at most `InputPanelView.maximumWidth` wide, centred: on a wide window the
+        /// toolbar stays with the wheels.
+        let clamp = Clamp(maximum: InputPanelView.maximumWidth)
+        /// The choice list scrolls past `InputPanelView.maximumListHeight`.
+        let choiceScroller = ScrolledWindow()
         let accessory: AccessoryBar
         let content = Stack()
         let wheels: DurationWheelsView
@@ -41,16 +46,28 @@ final class InputPanelView: SessionView {
             panel.append(bar)
             content.add(keyboard, name: "keyboard")
             content.add(wheels.root, name: "wheels")
-            content.add(choices.root, name: "choices")
+            choiceScroller.propagateNaturalHeight(upTo: InputPanelView.maximumListHeight)
+            choiceScroller.setChild(choices.root)
+            content.add(choiceScroller, name: "choices")
             gtk_stack_set_vhomogeneous(quire_stack(content.pointer), 0)
             panel.append(content)
+            clamp.setChild(panel)
         }
     }
+
+    /// The widest the panel gets, however wide the window (its toolbar's Cancel and Done stay
+    /// this close); on a narrower window it is the window's width.
+    static let maximumWidth: Int32 = 600
+    /// The tallest the choice list gets before it scrolls (about six options), so the panel
+    /// fits a 640 px tall window with the chrome and the field above it.
+    static let maximumListHeight: Int32 = 264
 
     init(host: SessionHost) {
         self.host = host
         revealer.valign = GTK_ALIGN_END
-        revealer.hexpand = true
+        // Centred at the clamp's natural width: min(window, maximumWidth) (GtkOverlay gives an
+        // overlay child its natural width, at most its own).
+        revealer.halign = GTK_ALIGN_CENTER
         // Closed, the panel leaves the accessible tree too (once it has slid away): a screen
         // reader must not offer a toolbar that is not there.
         revealer.isVisible = false
@@ -67,7 +84,7 @@ final class InputPanelView: SessionView {
         let parts = Parts(host: host)
         built = parts
         pendingBuild = nil
-        revealer.setChild(parts.panel)
+        revealer.setChild(parts.clamp)
         return parts
     }
 
@@ -81,7 +98,7 @@ final class InputPanelView: SessionView {
     func naturalHeight(forWidth width: Int32) -> Int32 {
         var minimum: Int32 = 0
         var natural: Int32 = 0
-        gtk_widget_measure(parts.panel.widget, GTK_ORIENTATION_VERTICAL, width, &minimum, &natural, nil, nil)
+        gtk_widget_measure(parts.clamp.widget, GTK_ORIENTATION_VERTICAL, width, &minimum, &natural, nil, nil)
         return natural
     }
 

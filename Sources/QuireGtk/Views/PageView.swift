@@ -8,6 +8,10 @@ import QuireCore
 final class PageView {
     let index: Int
     let root: Box
+    /// The page scrolls vertically when its content is taller than the pager (many fields, long
+    /// texts); the content is clamped to `PageView.maximumWidth` and centred.
+    let scroller = ScrolledWindow()
+    private let clamp = Clamp(maximum: PageView.maximumWidth)
     private let content = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
     private let title = Label()
     private let body = Label()
@@ -27,11 +31,13 @@ final class PageView {
         root.addCSSClass("quire-page")
         root.hexpand = true
         root.vexpand = true
-        content.halign = GTK_ALIGN_CENTER
+        // Centred while it fits; from the top, scrolling, when it does not.
         content.valign = GTK_ALIGN_CENTER
         content.vexpand = true
-        content.setSizeRequest(width: 320)
-        content.setMargins(top: 24, bottom: 24, start: 24, end: 24)
+        content.setMargins(top: 24, bottom: 24, start: PageView.sideMargin, end: PageView.sideMargin)
+        // Title and body keep their reading width (max-width-chars) in a wide clamp.
+        title.halign = GTK_ALIGN_CENTER
+        body.halign = GTK_ALIGN_CENTER
         title.addCSSClass("title-1")
         title.setWrap()
         title.setJustify(GTK_JUSTIFY_CENTER)
@@ -44,7 +50,10 @@ final class PageView {
         content.append(title)
         content.append(body)
         content.append(fieldsBox)
-        root.append(content)
+        clamp.setChild(content)
+        scroller.setChild(clamp)
+        scroller.vexpand = true
+        root.append(scroller)
         let flow = host.session.flow
         if let flowIndex = flow.pageIndex(of: page.id) {
             switch LoadedLayout.load(page: flowIndex, of: flow) {
@@ -69,6 +78,16 @@ final class PageView {
             }
         }
         update(page)
+    }
+
+    /// The widest the page's content gets (its side margins included), however wide the window.
+    static let maximumWidth: Int32 = 600
+    static let sideMargin: Int32 = 24
+
+    /// Scrolls the page so that a field's row is in view (a picker opened on it).
+    func scrollToShow(field: String) {
+        guard let row = row(for: field) else { return }
+        scroller.scrollToShow(row.root)
     }
 
     func row(for field: String) -> FieldRowView? {

@@ -83,6 +83,14 @@ final class PagerView: SessionView {
         pages[index]?.view.row(for: field)
     }
 
+    /// Scrolls a built page so that a field's row is in view.
+    func scrollToShow(field: String, onPage index: Int) {
+        pages[index]?.view.scrollToShow(field: field)
+    }
+
+    /// The page view at a visible index, if built (tests).
+    func pageView(at index: Int) -> PageView? { pages[index]?.view }
+
     /// The entry of a text field on a built page.
     func entry(for field: String) -> Entry? {
         for (_, page) in pages { if let entry = page.view.entry(for: field) { return entry } }

@@ -19,9 +19,12 @@ public final class WalkthroughView: SessionView {
     let pager: PagerView
     let chrome: ChromeView
     let input: InputPanelView
-    private let column = Box(GTK_ORIENTATION_VERTICAL)
+    /// Cancel's row, the pages (they fill, and scroll), the inset and the chrome: the column never
+    /// counts the inset in its size, so the window never grows when the panel opens.
+    private let column = Column()
     /// Room made under the pages while the input panel is up, so the pages (centred) move up out
-    /// from under it, as a view avoids the on-screen keyboard.
+    /// from under it, as a view avoids the on-screen keyboard — at most what the pages can give
+    /// up (`Column`); the page then scrolls the field into view.
     private let inset = Revealer(GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP, milliseconds: 200)
     private let insetSpace = Box(GTK_ORIENTATION_VERTICAL)
     private let keys = KeyController()
@@ -41,10 +44,12 @@ public final class WalkthroughView: SessionView {
         root.addCSSClass("quire-walkthrough")
         root.setAccessibleLabel(host.session.chrome.title ?? host.session.flow.id)
         column.append(chrome.top)
-        column.append(pager.root)
+        column.append(pager.root, .fill)
         inset.setChild(insetSpace)
         inset.canTarget = false
-        column.append(inset)
+        // Once the room is made, the page scrolls the field whose picker is open into view.
+        inset.onNotify("child-revealed") { [weak self] in self?.showFirstResponder() }
+        column.append(inset, .inset)
         column.append(chrome.bar)
         root.setChild(column)
         root.addOverlay(chrome.progress)
@@ -79,7 +84,11 @@ public final class WalkthroughView: SessionView {
         if session.chrome.input != nil {
             let covered = input.naturalHeight(forWidth: max(root.width, 1)) - chrome.bar.height
             insetSpace.setSizeRequest(height: max(covered, 0))
-            inset.revealed = true
+            if !inset.revealed {
+                inset.revealed = true
+                // Without an animation (reduced motion) the room is there after the next layout.
+                reveal = MainLoop.idle { [weak self] in self?.showFirstResponder() }
+            }
         } else {
             inset.revealed = false
         }
@@ -99,6 +108,15 @@ public final class WalkthroughView: SessionView {
         pendingLanding = land(landing) ? nil : landing
         if pendingLanding != nil { retryLanding(attempts: 20) }
         if case .key? = event { showFocusRing() }
+    }
+
+    private var reveal: MainLoop.IdleCall?
+
+    /// Scrolls the current page so the first responder's row is above the input panel.
+    private func showFirstResponder() {
+        let session = host.session
+        guard let field = session.focusedField, session.chrome.input != nil else { return }
+        pager.scrollToShow(field: field, onPage: session.currentIndex)
     }
 
     /// Tries a landing that could not be made yet again when the loop is idle (after the next

@@ -1,0 +1,65 @@
+import Testing
+
+@testable import QuireCore
+
+/// A snapshot whose position is somewhere the pages cannot be (hand-edited: each key has the right
+/// type) is refused by every reader, with the problem at `$.position`; every place a session can
+/// really be in is restored.
+@Suite struct SnapshotPlaceTests {
+    static func edited(_ session: Session, position: String) -> [UInt8] {
+        var text = JSONWriter.string(session.snapshot(includingFlow: false))
+        let written = "\"position\":" + JSONWriter.number(session.stateValue("position")?.numberValue ?? .nan)
+        precondition(text.contains(written))
+        text = text.replacingOccurrences(of: written, with: "\"position\":" + position)
+        return Array(text.utf8)
+    }
+
+    @Test(arguments: [
+        ("99999", "position 99999 is off its page (visible page 0 of"),
+        ("0.5", "position 0.5 is off its page (visible page 0 of"),
+        ("-1", "position -1 is off its page (visible page 0 of"),
+    ])
+    func aSettledSessionOffItsPageIsRefusedByBothReaders(position: String, problem: String) throws {
+        let flow = try formFlow()
+        let bytes = Self.edited(Session(flow: flow), position: position)
+        // The direct reader gives up, and the general path says why.
+        #expect(Session.restoreDirectly(bytes, flow: flow, limits: .snapshot) == nil)
+        for result in [SnapshotBytesTests.publicInit(bytes, flow: flow), SnapshotBytesTests.parsing(bytes, flow: flow)] {
+            guard case .failure(let error) = result else {
+                Issue.record("restored a session at position \(position)")
+                continue
+            }
+            let message = error.diagnostics.map(\.description).joined(separator: "\n")
+            #expect(message.contains("$.position: \(problem)"), "\(message)")
+        }
+        // The tree reader (a snapshot already parsed) agrees.
+        let tree = try JSONParser.parse(bytes).value
+        #expect(throws: DocumentError.self) { try Session(restoring: tree, flow: flow) }
+    }
+
+    @Test func aMoveTowardsAPageOffThePagesIsRefused() throws {
+        let flow = try formFlow(paging: #"{"animationMs": 300}"#)
+        var session = Session(flow: flow)
+        _ = session.send(.tap(.button(.next)))
+        #expect(session.transition != nil)
+        let bytes = Self.edited(session, position: "1e5")
+        guard case .failure(let error) = SnapshotBytesTests.publicInit(bytes, flow: flow) else {
+            Issue.record("restored a move from position 1e5")
+            return
+        }
+        #expect(error.diagnostics.map(\.description).joined().contains("is off the pages"), "\(error.diagnostics)")
+    }
+
+    @Test func everyPlaceASessionReallyIsInIsRestored() throws {
+        let flow = try formFlow(paging: #"{"animationMs": 300}"#)
+        var session = Session(flow: flow)
+        let events: [Event] = [.tap(.button(.next)), .tick(100), .settle, .dragBegin, .dragUpdate(dx: -300), .dragEnd(vx: 0), .tick(50)]
+        for event in events {
+            _ = session.send(event)
+            let bytes = JSONWriter.data(session.snapshot(includingFlow: false))
+            let restored = try Session(restoring: bytes, flow: flow)
+            #expect(restored.currentIndex == session.currentIndex)
+            #expect(restored.transition?.to == session.transition?.to)
+        }
+    }
+}
