@@ -156,13 +156,29 @@ import Testing
     }
 
     @Test func aFlowBeyondTheCombinationLimitIsSkippedNotWarned() throws {
-        // 9 choices of 4 options each (5 values with null) reach 5^9 = 1,953,125 combinations.
-        let fields = (0..<9).map { #"{"id": "c\#($0)", "kind": "choice", "options": [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}]}"# }
-        let never = (0..<9).map { #"{"field": "c\#($0)", "equals": "a"}"# }.joined(separator: ",")
+        // 11 choices, each of 3 values to conditions (null, the option named, another), reach
+        // 4 × 3^10 = 236,196 combinations: more than one item may evaluate.
+        let fields = (0..<11).map { #"{"id": "c\#($0)", "kind": "choice", "options": [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}]}"# }
+        let never = (0..<11).map { #"{"field": "c\#($0)", "equals": "a"}"# }.joined(separator: ",")
         let json = flow(
             #"{"id": "p", "fields": [\#(fields.joined(separator: ","))]}, {"id": "q", "visibleIf": {"all": [\#(never), {"field": "c0", "equals": "b"}]}}"#)
         let lint = FlowLint(try makeFlow(json))
         #expect(lint.warnings.isEmpty)
         #expect(lint.skipped == 1)
+    }
+
+    @Test func aLongChainOfConditionsIsLintedInBoundedWork() throws {
+        // 3,000 toggles, each shown only when the one before is on: every item reaches all the
+        // fields before it, so past `reachLimit` items are skipped rather than enumerated.
+        var fields = [#"{"id": "t0", "kind": "toggle"}"#]
+        for at in 1..<3000 { fields.append(#"{"id": "t\#(at)", "kind": "toggle", "visibleIf": {"field": "t\#(at - 1)", "equals": true}}"#) }
+        let pages = (0..<30).map { page in
+            #"{"id": "p\#(page)", "fields": [\#(fields[(page * 100)..<(page * 100 + 100)].joined(separator: ","))]}"#
+        }
+        let lint = FlowLint(try makeFlow(flow(pages.joined(separator: ","))))
+        #expect(lint.warnings.isEmpty)
+        #expect(lint.skipped > 2900)
+        // The first fields are analysed: t1 is shown when t0 is on, hidden when it is not.
+        #expect(lint.skipped < 3000)
     }
 }

@@ -31,6 +31,18 @@ public struct FlowLint: Sendable {
     /// (no warning, never a wrong one). A documented limit: the product of the domains of the
     /// fields a condition reaches, transitively through their own visibility.
     public static let combinationLimit = 65_536
+    /// Combinations evaluated for the whole flow; past it, the remaining items are skipped, so a
+    /// flow of 100,000 conditional fields is linted in bounded time.
+    public static let flowCombinationLimit = 4_000_000
+    /// Fields one item's conditions may reach, transitively; beyond it the item is skipped.
+    public static let reachLimit = 32
+
+    /// Combinations left for this flow.
+    var budget = FlowLint.flowCombinationLimit
+    /// Each field's page and `visibleIf`, each page's `visibleIf`, read without copying the flow.
+    let fieldPage: [Int]
+    let fieldVisibleIf: [Condition?]
+    let pageVisibleIf: [Condition?]
 
     public let flow: Flow
     public private(set) var warnings: [Warning] = []
@@ -39,7 +51,13 @@ public struct FlowLint: Sendable {
 
     public init(_ flow: Flow) {
         self.flow = flow
-        domains = flow.fields.enumerated().map { Self.domain(of: $0.element, index: $0.offset, in: flow) }
+        fieldPage = flow.fields.map(\.page)
+        fieldVisibleIf = flow.fields.map(\.visibleIf)
+        pageVisibleIf = flow.pages.map(\.visibleIf)
+        let (literals, bounds) = Self.comparisons(in: flow)
+        domains = flow.fields.enumerated().map {
+            Self.domain(of: $0.element, literals: literals[$0.offset] ?? [], bounds: bounds[$0.offset] ?? [])
+        }
         analyseConditions()
         analyseWheels()
         analyseLocales()
@@ -62,18 +80,20 @@ public struct FlowLint: Sendable {
     /// The raw values a field can hold while visible, one per class of values conditions can tell apart.
     let domains: [[FieldValue]]
 
-    static func domain(of field: Field, index: Int, in flow: Flow) -> [FieldValue] {
-        var literals: [FieldValue] = []
-        var bounds: [Double] = []
+    /// What conditions compare each field with: values (`equals`, `notEquals`, `in`) and bounds
+    /// (`greaterThan`, `lessThan`), in one pass over every condition of the flow.
+    static func comparisons(in flow: Flow) -> (literals: [Int: [FieldValue]], bounds: [Int: [Double]]) {
+        var literals: [Int: [FieldValue]] = [:]
+        var bounds: [Int: [Double]] = [:]
         func collect(_ condition: Condition?) {
             guard let condition else { return }
             switch condition {
             case .equals(let f, let value), .notEquals(let f, let value):
-                if f == index { literals.append(value) }
+                literals[f, default: []].append(value)
             case .oneOf(let f, let values):
-                if f == index { literals.append(contentsOf: values) }
+                literals[f, default: []].append(contentsOf: values)
             case .greaterThan(let f, let bound), .lessThan(let f, let bound):
-                if f == index { bounds.append(bound) }
+                bounds[f, default: []].append(bound)
             case .filled:
                 break
             case .all(let parts), .any(let parts):
@@ -88,15 +108,25 @@ public struct FlowLint: Sendable {
             collect(other.enabledIf)
             collect(other.requiredIf)
         }
+        return (literals, bounds)
+    }
+
+    /// One value for each class of values conditions can tell apart: the values they name, and
+    /// one they do not (an option, a text) — never every option of a long list.
+    static func domain(of field: Field, literals: [FieldValue], bounds: [Double]) -> [FieldValue] {
         var values: [FieldValue] = []
-        func add(_ value: FieldValue) { if !values.contains(value) { values.append(value) } }
+        var seen = Set<FieldValue>()
+        func add(_ value: FieldValue) { if seen.insert(value).inserted { values.append(value) } }
         if field.defaultValue.isNull { add(.null) } else { add(field.defaultValue) }
         switch field.kind {
         case .toggle:
             add(.toggle(true))
             add(.toggle(false))
         case .choice(let options):
-            for option in options.options.indices { add(.choice(option)) }
+            for case .choice(let option) in literals { add(.choice(option)) }
+            // An option no condition names, if there is one (all such options act alike).
+            let named = Set(literals.compactMap { if case .choice(let option) = $0 { option } else { nil } })
+            if let other = options.options.indices.first(where: { !named.contains($0) }) { add(.choice(other)) }
         case .text(let options):
             // Typing past maxLength is refused, so a longer text is never held; a shorter one
             // than minLength is (it is only invalid). Empty text is not filled.
@@ -105,7 +135,7 @@ public struct FlowLint: Sendable {
             for case .text(let text) in literals where text.count <= maxLength { add(.text(text)) }
             // A text no condition names, as long as the field accepts.
             var other = String(repeating: "\u{E000}", count: Swift.max(1, Swift.min(options.minLength ?? 1, maxLength)))
-            while values.contains(.text(other)) { other += "\u{E001}" }
+            while seen.contains(.text(other)) { other += "\u{E001}" }
             if other.count <= maxLength { add(.text(other)) }
         case .duration(let options):
             // The wheels hold values they can show, snapped into min...max.
@@ -212,50 +242,60 @@ public struct FlowLint: Sendable {
 
     /// The fields `conditions` name, with, transitively, the fields their visibility depends on
     /// (their own and their page's `visibleIf`), in document order.
-    func fieldsOf(_ conditions: [Condition]) -> [Int] {
+    /// nil when they reach more than `reachLimit` fields.
+    func fieldsOf(_ conditions: [Condition]) -> [Int]? {
         var found = Set<Int>()
         var work: [Int] = []
         func visit(_ condition: Condition?) {
             condition?.forEachField { field in
-                if found.insert(field).inserted { work.append(field) }
+                if found.count <= Self.reachLimit, found.insert(field).inserted { work.append(field) }
             }
         }
         conditions.forEach(visit)
-        while let field = work.popLast() {
+        while let field = work.popLast(), found.count <= Self.reachLimit {
             visit(flow.fields[field].visibleIf)
             visit(flow.pages[flow.fields[field].page].visibleIf)
         }
-        return found.sorted()
+        return found.count > Self.reachLimit ? nil : found.sorted()
     }
 
     /// For each condition, whether it was seen true and seen false over every combination of the
     /// domains of `fields` for which `when` holds; nil beyond `combinationLimit`.
-    func outcomes(of conditions: [Condition], over fields: [Int], when: ((Int) -> FieldValue) -> Bool) -> [(true: Bool, false: Bool)]? {
+    mutating func outcomes(of conditions: [Condition], over fields: [Int]?, when: ((Int) -> FieldValue) -> Bool)
+        -> [(true: Bool, false: Bool)]?
+    {
+        guard let fields else { return nil }
         var total = 1
         for field in fields {
             total *= domains[field].count
             if total > Self.combinationLimit { return nil }
         }
+        guard total <= budget else {
+            budget = 0
+            return nil
+        }
+        budget -= total
         var seen = [(true: Bool, false: Bool)](repeating: (false, false), count: conditions.count)
         var choice = [Int](repeating: 0, count: fields.count)
-        var effective = [Int: FieldValue](minimumCapacity: fields.count)
-        var pageVisible: [Int: Bool] = [:]
+        // Per combination, the effective values by position in `fields`; a field outside them is
+        // never read (`fields` is closed under what visibility depends on).
+        let position = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($0.element, $0.offset) })
+        let pageOf = fields.map { fieldPage[$0] }
+        let visibleIfOf = fields.map { fieldVisibleIf[$0] }
+        let pageConditions = pageOf.map { pageVisibleIf[$0] }
+        var effective = [FieldValue](repeating: .null, count: fields.count)
         while true {
             // Effective values in document order, as the session derives them.
-            effective.removeAll(keepingCapacity: true)
-            pageVisible.removeAll(keepingCapacity: true)
-            let lookup = { (field: Int) -> FieldValue in effective[field] ?? .null }
-            for (at, field) in fields.enumerated() {
-                let page = flow.fields[field].page
-                let shown: Bool
-                if let known = pageVisible[page] {
-                    shown = known
-                } else {
-                    shown = flow.pages[page].visibleIf?.evaluate(lookup) ?? true
-                    pageVisible[page] = shown
+            let lookup = { (field: Int) -> FieldValue in position[field].map { effective[$0] } ?? .null }
+            var lastPage = -1
+            var shown = true
+            for at in fields.indices {
+                if pageOf[at] != lastPage {
+                    lastPage = pageOf[at]
+                    shown = pageConditions[at]?.evaluate(lookup) ?? true
                 }
-                let visible = shown && (flow.fields[field].visibleIf?.evaluate(lookup) ?? true)
-                effective[field] = visible ? domains[field][choice[at]] : .null
+                let visible = shown && (visibleIfOf[at]?.evaluate(lookup) ?? true)
+                effective[at] = visible ? domains[fields[at]][choice[at]] : .null
             }
             if when(lookup) {
                 for (at, condition) in conditions.enumerated() {
