@@ -215,14 +215,33 @@ public struct FlowCoverage: Sendable {
     }
 }
 
+/// Empty coverage of each flow file, made once per run and copied for each script (its counters
+/// are written in place only once a script counts something): a script does not list the flow's
+/// conditions again or normalize its path.
+public final class CoverageTemplates: Sendable {
+    private let templates = Locked([String: FlowCoverage]())
+
+    public init() {}
+
+    func template(file: String, flow: Flow) -> FlowCoverage {
+        if let known = templates.withLock({ $0[file] }) { return known }
+        let made = FlowCoverage(file: FileWalker.normalized(file), flow: flow)
+        templates.withLock { $0[file] = made }
+        return made
+    }
+}
+
 /// Records one script's coverage as the runner replays it.
 struct CoverageRecorder {
     var coverage: FlowCoverage
+    /// The flow, read in place (not copied out of `coverage` for each event).
+    let flow: Flow
     private var lastPage = -1
 
-    init(file: String, flow: Flow) {
-        coverage = FlowCoverage(file: file, flow: flow)
+    init(_ template: FlowCoverage) {
+        coverage = template
         coverage.scripts = 1
+        flow = template.flow
     }
 
     /// Reads the session as it stands: the current page, each condition's outcome, the errors shown.
@@ -246,7 +265,6 @@ struct CoverageRecorder {
 
     /// An event and what it emitted, then the session after it.
     mutating func record(_ event: Event, emitted: [SessionNotification], session: Session) {
-        let flow = coverage.flow
         var ignored = false
         for notification in emitted {
             switch notification {

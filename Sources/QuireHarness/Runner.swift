@@ -48,6 +48,8 @@ public enum Runner {
         public var limits = ScriptLimits.default
         /// Record what the script exercised of its flow (`--coverage`; a flow given inline is not covered).
         public var coverage = false
+        /// Each flow's empty coverage, shared by the scripts of a run (`Suite` makes it).
+        public var coverageTemplates: CoverageTemplates? = nil
         /// Run each script this many times and fail it when a run differs (`--repeat-each`).
         public var repeatEach = 1
         /// Keep a digest of every notification emitted (for `repeatEach`).
@@ -94,7 +96,9 @@ public enum Runner {
         var coverage: CoverageRecorder? = nil
         var digest = options.digest ? Hasher() : nil
         if options.coverage, let flowFile = script.flowFile {
-            coverage = CoverageRecorder(file: flowFile, flow: script.flow)
+            coverage = CoverageRecorder(
+                options.coverageTemplates?.template(file: flowFile, flow: script.flow)
+                    ?? FlowCoverage(file: FileWalker.normalized(flowFile), flow: script.flow))
             coverage!.observe(driver.session)
         }
 

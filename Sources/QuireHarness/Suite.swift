@@ -95,15 +95,29 @@ public struct Suite {
         let collector = Collector(reporters: reporters, candidates: candidates)
         for reporter in reporters { reporter.begin(candidates: candidates.count) }
         let workers = min(options.jobs, max(1, candidates.count))
+        var runner = options.runner
+        if runner.coverage && runner.coverageTemplates == nil { runner.coverageTemplates = CoverageTemplates() }
+        let runnerOptions = runner
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            // Coverage is merged on each job's own, then once into the collector: no lock a script.
+            var covered: [String: FlowCoverage] = [:]
             while let index = collector.take() {
                 let candidate = candidates[index]
-                let result = runCandidate(candidate, flows: flows, options: options.runner)
+                let result = runCandidate(candidate, flows: flows, options: runnerOptions)
                 traces?.write(result)
                 var delivered = result
                 delivered.trace = nil
+                if let coverage = delivered.coverage {
+                    delivered.coverage = nil
+                    if covered[coverage.file] == nil {
+                        covered[coverage.file] = coverage
+                    } else {
+                        covered[coverage.file]!.merge(coverage)
+                    }
+                }
                 collector.deliver(index, delivered)
             }
+            if !covered.isEmpty { collector.merge(covered) }
         }
         // A folder given on the command line in which no file is a script is bad input. Its
         // files may be spread over shards: the shard holding its first file decides, reading the
@@ -210,15 +224,6 @@ final class Collector: @unchecked Sendable {
 
     func deliver(_ index: Int, _ result: ScriptResult) {
         state.withLock { state in
-            if let coverage = result.coverage {
-                // Merged as results arrive, in whatever order the jobs finish: counters add.
-                let key = FileWalker.normalized(coverage.file)
-                var merged = state.coverage[key] ?? FlowCoverage(file: key, flow: coverage.flow)
-                merged.merge(coverage)
-                state.coverage[key] = merged
-            }
-            var result = result
-            result.coverage = nil
             state.pending[index] = result
             while let ready = state.pending.removeValue(forKey: state.nextToReport) {
                 switch ready.status {
@@ -244,5 +249,18 @@ final class Collector: @unchecked Sendable {
 
     var summary: Summary { state.withLock { $0.summary } }
     var rootsWithScripts: Set<Int> { state.withLock { $0.rootsWithScripts } }
+    /// Adds one job's coverage (by normalized flow file): counters add, in any order.
+    func merge(_ coverage: [String: FlowCoverage]) {
+        state.withLock { state in
+            for (file, part) in coverage {
+                if state.coverage[file] == nil {
+                    state.coverage[file] = part
+                } else {
+                    state.coverage[file]!.merge(part)
+                }
+            }
+        }
+    }
+
     var coverage: [FlowCoverage] { state.withLock { state in state.coverage.keys.sorted().map { state.coverage[$0]! } } }
 }

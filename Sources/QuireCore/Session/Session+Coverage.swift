@@ -16,6 +16,17 @@ public struct ConditionSite: Sendable, Hashable {
     public let condition: Condition
     /// `$.pages[P].visibleIf`, `$.pages[P].fields[F].enabledIf`, …
     public let path: JSONPath
+    /// A `requiredIf` of a field that is `required` anyway (its outcome is not in the flags).
+    let requiredAnyway: Bool
+
+    init(page: Int, field: Int?, key: Key, condition: Condition, path: JSONPath, requiredAnyway: Bool = false) {
+        self.page = page
+        self.field = field
+        self.key = key
+        self.condition = condition
+        self.path = path
+        self.requiredAnyway = requiredAnyway
+    }
 }
 
 extension Flow {
@@ -35,7 +46,10 @@ extension Flow {
                     (.requiredIf, definition.requiredIf),
                 ] {
                     if let condition {
-                        sites.append(ConditionSite(page: pageIndex, field: field, key: key, condition: condition, path: path + key.rawValue))
+                        sites.append(
+                            ConditionSite(
+                                page: pageIndex, field: field, key: key, condition: condition, path: path + key.rawValue,
+                                requiredAnyway: definition.required))
                     }
                 }
             }
@@ -67,11 +81,21 @@ extension Session {
     /// How `site`'s condition is decided now, or nil while it does not matter: a field's
     /// `visibleIf` while its page is hidden, its `enabledIf` and `requiredIf` while it is hidden.
     public func outcome(of site: ConditionSite) -> Bool? {
-        if let field = site.field {
-            guard isPageVisible(site.page) else { return nil }
-            if site.key != .visibleIf && !isFieldVisible(field) { return nil }
+        // Read from the flags the session keeps up to date (each is its condition's value as
+        // last evaluated), without evaluating anything: coverage reads every condition after
+        // every event.
+        guard let field = site.field else { return pageVisible[site.page] }
+        guard pageVisible[site.page] else { return nil }
+        switch site.key {
+        case .visibleIf:
+            return fieldVisible[field]
+        case .enabledIf:
+            return fieldVisible[field] ? fieldEnabled[field] : nil
+        case .requiredIf:
+            guard fieldVisible[field] else { return nil }
+            if !site.requiredAnyway { return fieldRequired[field] }
+            return holds(site.condition, otherwise: false)
         }
-        return site.condition.evaluate { effectiveValue($0) }
     }
 
     /// Calls `body` with each revealed error (field index and code), in field order.
