@@ -245,7 +245,7 @@ struct CoverageRecorder {
     }
 
     /// Reads the session as it stands: the current page, each condition's outcome, the errors shown.
-    mutating func observe(_ session: Session) {
+    mutating func observe(_ session: borrowing Session) {
         let page = session.currentPageIndex
         if page != lastPage {
             coverage.pageCurrent[page] += 1
@@ -263,8 +263,21 @@ struct CoverageRecorder {
         }
     }
 
-    /// An event and what it emitted, then the session after it.
-    mutating func record(_ event: Event, emitted: [SessionNotification], session: Session) {
+    /// An event and what it emitted, then the session after it. An event that emitted nothing
+    /// changed nothing coverage reads (no page, value, focus or error changed), and the session
+    /// is not read: reading it through the driver copies it.
+    mutating func record(_ event: Event, emitted: [SessionNotification], driver: SessionDriver) {
+        guard !emitted.isEmpty else { return }
+        tally(event, emitted: emitted)
+        // The harness's own driver lends its session in place; another driver's is copied.
+        if let direct = driver as? DirectDriver {
+            observe(direct.session)
+        } else {
+            observe(driver.session)
+        }
+    }
+
+    private mutating func tally(_ event: Event, emitted: [SessionNotification]) {
         var ignored = false
         for notification in emitted {
             switch notification {
@@ -290,7 +303,6 @@ struct CoverageRecorder {
         if case .tap(.accessory(let item)) = event, !ignored {
             coverage.accessory[AccessoryItem.allCases.firstIndex(of: item)!] += 1
         }
-        observe(session)
     }
 
     mutating func restarted(_ session: Session) {

@@ -101,6 +101,8 @@ public enum Runner {
                     ?? FlowCoverage(file: FileWalker.normalized(flowFile), flow: script.flow))
             coverage!.observe(driver.session)
         }
+        // Asked once: `coverage != nil` copies the recorder (its flow and counters) to compare it.
+        let covering = coverage != nil
 
         stepLoop: for (index, step) in script.steps.enumerated() {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
@@ -118,7 +120,7 @@ public enum Runner {
                 }
                 if keepsLastEvent { lastEvent = (event, buffer) }
                 if keepsNotice { notice = driver.session.refusalNotice(after: event, emitted: buffer, previous: notice) }
-                if coverage != nil { coverage!.record(event, emitted: buffer, session: driver.session) }
+                if covering { coverage!.record(event, emitted: buffer, driver: driver) }
                 if nextCheck[index] != nil {
                     for notification in buffer { window.append(notification) }
                 }
@@ -163,7 +165,7 @@ public enum Runner {
                 var session = driver.session
                 lines = restart(&session, flow: script.flow)
                 driver.replace(with: session)
-                if coverage != nil { coverage!.restarted(driver.session) }
+                if covering { coverage!.restarted(driver.session) }
             }
             if let stepStarted {
                 let elapsed = ContinuousClock.now - stepStarted
