@@ -46,6 +46,14 @@ public enum Runner {
         /// How many notifications of each recent event a failure report names.
         public var recentNotifications = 20
         public var limits = ScriptLimits.default
+        /// Record what the script exercised of its flow (`--coverage`; a flow given inline is not covered).
+        public var coverage = false
+        /// Each flow's empty coverage, shared by the scripts of a run (`Suite` makes it).
+        public var coverageTemplates: CoverageTemplates? = nil
+        /// Run each script this many times and fail it when a run differs (`--repeat-each`).
+        public var repeatEach = 1
+        /// Keep a digest of every notification emitted (for `repeatEach`).
+        var digest = false
 
         public init(recordSteps: Bool = false, trace: Bool = false) {
             self.recordSteps = recordSteps
@@ -85,6 +93,16 @@ public enum Runner {
         // The refusal notice a front would show now, kept only for scripts that check it.
         let keepsNotice = script.steps.contains { if case .expectNotice = $0 { true } else { false } }
         var notice: RefusalNotice? = nil
+        var coverage: CoverageRecorder? = nil
+        var digest = options.digest ? Hasher() : nil
+        if options.coverage, let flowFile = script.flowFile {
+            coverage = CoverageRecorder(
+                options.coverageTemplates?.template(file: flowFile, flow: script.flow)
+                    ?? FlowCoverage(file: FileWalker.normalized(flowFile), flow: script.flow))
+            coverage!.observe(driver.session)
+        }
+        // Asked once: `coverage != nil` copies the recorder (its flow and counters) to compare it.
+        let covering = coverage != nil
 
         stepLoop: for (index, step) in script.steps.enumerated() {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
@@ -96,8 +114,13 @@ public enum Runner {
             case .event(let event):
                 driver.send(event, into: &buffer)
                 emittedInAll += buffer.count
+                if digest != nil {
+                    for notification in buffer { digest!.combine(notification) }
+                    digest!.combine(-1)
+                }
                 if keepsLastEvent { lastEvent = (event, buffer) }
                 if keepsNotice { notice = driver.session.refusalNotice(after: event, emitted: buffer, previous: notice) }
+                if covering { coverage!.record(event, emitted: buffer, driver: driver) }
                 if nextCheck[index] != nil {
                     for notification in buffer { window.append(notification) }
                 }
@@ -142,6 +165,7 @@ public enum Runner {
                 var session = driver.session
                 lines = restart(&session, flow: script.flow)
                 driver.replace(with: session)
+                if covering { coverage!.restarted(driver.session) }
             }
             if let stepStarted {
                 let elapsed = ContinuousClock.now - stepStarted
@@ -185,7 +209,8 @@ public enum Runner {
             if let overLimit { .bad([overLimit]) } else { failure.map(ScriptResult.Status.failed) ?? .passed }
         return ScriptResult(
             file: script.file, name: script.name, status: status, milliseconds: elapsed, steps: records, trace: trace,
-            description: script.description, finalState: options.finalState ? driver.session.state : nil)
+            description: script.description, finalState: options.finalState ? driver.session.state : nil,
+            coverage: coverage?.coverage, notifications: digest.map { (emittedInAll, $0.finalize()) })
     }
 
     /// The index of the first expectEmitted(Exactly), and for each step the index of the first
@@ -334,6 +359,11 @@ public struct ScriptResult: Sendable {
     public var description: String? = nil
     /// The state after the last step run (every step when it passed), when asked for.
     public var finalState: JSONValue? = nil
+    /// What the script exercised of its flow, with `--coverage`.
+    public var coverage: FlowCoverage? = nil
+    /// With `repeatEach`: how many notifications the script's events emitted, and a digest of
+    /// them (the same in one process for the same notifications in the same order).
+    public var notifications: (count: Int, digest: Int)? = nil
     /// The script's identity in reports (a JUnit `classname` and `name`), from its path; it
     /// stays the same when the script turns bad. Set by `Suite`.
     public var id = TestID()

@@ -42,6 +42,8 @@ public struct SessionScript: Sendable {
     public var source: [UInt8] = []
     /// What the script checks, in a sentence (its optional `description`), for reports and traces.
     public var description: String? = nil
+    /// The file of the flow, when the script names one (not for a flow given inline).
+    public var flowFile: String? = nil
 
     /// `file:line:column` of step `index` (0-based).
     public func location(ofStep index: Int) -> String {
@@ -239,6 +241,7 @@ public enum ScriptLoader {
         }
 
         var flow: Flow?
+        var flowFile: String? = nil
         var flowProblems: [Diagnostic] = []
         switch object["flow"] {
         case .string(let relative)? where relative.isEmpty:
@@ -246,8 +249,11 @@ public enum ScriptLoader {
         case .string(let relative)? where relative.utf8.contains(0):
             reader.error(.root + "flow", "the flow path '\(relative)' holds a NUL character, which no file name can")
         case .string(let relative)?:
-            switch flows.flow(at: flows.resolvedPath(relative, from: file)) {
-            case .success(let loaded): flow = loaded
+            let resolved = flows.resolvedPath(relative, from: file)
+            switch flows.flow(at: resolved) {
+            case .success(let loaded):
+                flow = loaded
+                flowFile = resolved
             case .failure(let error):
                 reader.error(.root + "flow", "the flow '\(relative)' cannot be loaded (its problems follow)")
                 flowProblems = error.diagnostics
@@ -277,7 +283,7 @@ public enum ScriptLoader {
         }
         var script = SessionScript(
             file: file, name: name, flow: flow!, viewportWidth: width, locale: locale, steps: steps, rawSteps: rawSteps,
-            source: bytes, description: description)
+            source: bytes, description: description, flowFile: flowFile)
         script.reducedMotion = reducedMotion
         script.startingValues = startingValues(object["values"], flow: flow!, reader: &reader)
         if reader.hasProblems { return .bad(reader.diagnostics()) }

@@ -78,6 +78,9 @@ public struct Suite {
         public var summary: Summary
         /// Command-line folders in which no script was found (each is counted as bad input).
         public var emptyRoots: [Int]
+        /// With `options.runner.coverage`: each flow's coverage over every script that ran
+        /// against it, by the flow's file.
+        public var coverage: [FlowCoverage] = []
     }
 
     /// Runs this shard's part of `candidates` (all of them, as `discover` found them) on
@@ -92,15 +95,29 @@ public struct Suite {
         let collector = Collector(reporters: reporters, candidates: candidates)
         for reporter in reporters { reporter.begin(candidates: candidates.count) }
         let workers = min(options.jobs, max(1, candidates.count))
+        var runner = options.runner
+        if runner.coverage && runner.coverageTemplates == nil { runner.coverageTemplates = CoverageTemplates() }
+        let runnerOptions = runner
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            // Coverage is merged on each job's own, then once into the collector: no lock a script.
+            var covered: [String: FlowCoverage] = [:]
             while let index = collector.take() {
                 let candidate = candidates[index]
-                let result = runCandidate(candidate, flows: flows, options: options.runner)
+                let result = runCandidate(candidate, flows: flows, options: runnerOptions)
                 traces?.write(result)
                 var delivered = result
                 delivered.trace = nil
+                if let coverage = delivered.coverage {
+                    delivered.coverage = nil
+                    if covered[coverage.file] == nil {
+                        covered[coverage.file] = coverage
+                    } else {
+                        covered[coverage.file]!.merge(coverage)
+                    }
+                }
                 collector.deliver(index, delivered)
             }
+            if !covered.isEmpty { collector.merge(covered) }
         }
         // A folder given on the command line in which no file is a script is bad input. Its
         // files may be spread over shards: the shard holding its first file decides, reading the
@@ -135,7 +152,7 @@ public struct Suite {
         var summary = collector.summary
         summary.milliseconds = (ContinuousClock.now - started).milliseconds
         for reporter in reporters { reporter.finish(summary) }
-        return Outcome(summary: summary, emptyRoots: emptyRoots)
+        return Outcome(summary: summary, emptyRoots: emptyRoots, coverage: collector.coverage)
     }
 
     static func runCandidate(_ candidate: Candidate, flows: FlowCache, options: Runner.Options) -> ScriptResult {
@@ -147,7 +164,7 @@ public struct Suite {
         } else {
             switch ScriptLoader.load(candidate.path, flows: flows, explicitly: candidate.explicit) {
             case .script(let script):
-                result = Runner.run(script, options: options)
+                result = options.repeatEach > 1 ? Repeat.run(script, options: options) : Runner.run(script, options: options)
             case .bad(let diagnostics):
                 result = ScriptResult(file: candidate.path, name: candidate.path, status: .bad(diagnostics), milliseconds: 0)
             case .notAScript:
@@ -185,6 +202,7 @@ final class Collector: @unchecked Sendable {
         var pending: [Int: ScriptResult] = [:]
         var summary = Summary()
         var rootsWithScripts = Set<Int>()
+        var coverage: [String: FlowCoverage] = [:]
     }
 
     private let state = Locked(State())
@@ -231,4 +249,18 @@ final class Collector: @unchecked Sendable {
 
     var summary: Summary { state.withLock { $0.summary } }
     var rootsWithScripts: Set<Int> { state.withLock { $0.rootsWithScripts } }
+    /// Adds one job's coverage (by normalized flow file): counters add, in any order.
+    func merge(_ coverage: [String: FlowCoverage]) {
+        state.withLock { state in
+            for (file, part) in coverage {
+                if state.coverage[file] == nil {
+                    state.coverage[file] = part
+                } else {
+                    state.coverage[file]!.merge(part)
+                }
+            }
+        }
+    }
+
+    var coverage: [FlowCoverage] { state.withLock { state in state.coverage.keys.sorted().map { state.coverage[$0]! } } }
 }

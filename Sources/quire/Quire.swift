@@ -3,8 +3,9 @@ import Foundation
 import QuireCore
 import QuireHarness
 
-/// Exit codes (documented in the README): 0 success, 1 a script failed, 2 bad input or usage,
-/// 3 no display (run), 4 built without GTK (run).
+/// Exit codes (documented in the README): 0 success, 1 a script failed (test) or a flow has
+/// warnings under --strict (check), 2 bad input or usage, 3 no display (run), 4 built without
+/// GTK (run), 6 Graphviz's dot is missing (map --format svg).
 enum Exit {
     static let success: Int32 = 0
     static let failed: Int32 = 1
@@ -13,6 +14,8 @@ enum Exit {
     static let noDisplay: Int32 = 3
     /// `quire run`: this build has no GTK support.
     static let noGTK: Int32 = 4
+    /// `quire map --format svg`: Graphviz's `dot` is missing or failed.
+    static let noGraphviz: Int32 = 6
 }
 
 @main
@@ -24,13 +27,14 @@ struct Quire: ParsableCommand {
             Flows (quire.flow/1) describe a paged walkthrough or form; session scripts \
             (quire.session/1) replay input against one headlessly. See docs/ for both formats.
 
-            Exit codes: 0 success; 1 a session script failed; 2 bad input (a broken flow or script, \
+            Exit codes: 0 success; 1 a session script failed (test), or a flow has warnings \
+            (check --strict); 2 bad input (a broken flow or script, \
             a missing file), a report that could not be written, or a usage error; 3 (run) no \
             display; 4 (run) built without GTK 4; 5 (run) the --record file could not be written; \
-            130/143/129 (test) interrupted by SIGINT/SIGTERM/SIGHUP.
+            6 (map) Graphviz's dot program is missing; 130/143/129 (test) interrupted by SIGINT/SIGTERM/SIGHUP.
             """,
         version: "0.1.0",
-        subcommands: [Check.self, Test.self, GenerateSessions.self, Run.self]
+        subcommands: [Check.self, Test.self, Map.self, GenerateSessions.self, Run.self]
     )
 
     static func main() {
@@ -73,15 +77,26 @@ struct Check: ParsableCommand {
             (.ui) is read and checked against the layout policy quire run applies \
             (docs/flow-format.md): a problem in it is printed at the page's layout key, followed by \
             LAYOUT:line:column. A session script named \
-            on its own gets a one-line hint to use quire test. Exits 0 when every flow is valid, \
-            2 when any is not (or a path cannot be read, or a script was named).
+            on its own gets a one-line hint to use quire test.
+
+            A valid flow is then linted: pages and fields that can never be shown, conditions \
+            that are never or always true, a min or max the wheels cannot show, texts missing in \
+            a locale the flow uses. Each is printed as file:line:column: $.path: warning: message \
+            (docs/flow-format.md, "Warnings"); a duration bound the wheels snap past is a note, \
+            which --strict does not count.
+
+            Exits 0 when every flow is valid, 2 when any is not (or a path cannot be read, or a \
+            script was named), 1 with --strict when every flow is valid but one has a warning.
             """)
 
     @Argument(help: "Flow files (quire.flow/1) or folders of them.")
     var flows: [String]
 
-    @Flag(name: .shortAndLong, help: "Print nothing for valid flows.")
+    @Flag(name: .shortAndLong, help: "Print nothing for valid flows (warnings are still printed).")
     var quiet = false
+
+    @Flag(help: "Fail (exit 1) when a valid flow has warnings.")
+    var strict = false
 
     @Option(
         name: .customLong("max-bytes"),
@@ -102,6 +117,8 @@ struct Check: ParsableCommand {
 
     enum Outcome {
         case valid, rejected, skipped
+        /// Valid, with this many warnings.
+        case warned(Int)
         /// A session script named on its own.
         case script
     }
@@ -110,9 +127,13 @@ struct Check: ParsableCommand {
         var checked = 0
         var rejected = 0
         var scripts = 0
+        var warned = 0
         func count(_ outcome: Outcome) {
             switch outcome {
             case .valid: checked += 1
+            case .warned:
+                checked += 1
+                warned += 1
             case .rejected:
                 checked += 1
                 rejected += 1
@@ -150,6 +171,10 @@ struct Check: ParsableCommand {
             printError("\(rejected) of \(checked) flow\(checked == 1 ? "" : "s") rejected")
         }
         if rejected > 0 || scripts > 0 { throw ExitCode(Exit.badInput) }
+        if strict && warned > 0 {
+            printError("\(warned) of \(checked) flow\(checked == 1 ? "" : "s") with warnings (--strict)")
+            throw ExitCode(Exit.failed)
+        }
     }
 
     /// Checks one file. Found in a folder, a file that is not a flow is skipped; named on the
@@ -188,12 +213,18 @@ struct Check: ParsableCommand {
                 for diagnostic in layouts { printError(diagnostic.description) }
                 return .rejected
             }
+            let lint = FlowLint(flow)
+            for diagnostic in lint.diagnostics(file: path, bytes: bytes) { printError(diagnostic.description) }
+            let warnings = lint.warningCount
+            let notes = lint.warnings.count - warnings
             if !quiet {
                 let pages = flow.pages.count == 1 ? "1 page" : "\(flow.pages.count) pages"
                 let fields = flow.fields.count == 1 ? "1 field" : "\(flow.fields.count) fields"
-                print(Printable.line("\(path): ok: flow '\(flow.id)', \(pages), \(fields)"))
+                var extra = warnings == 0 ? "" : ", \(warnings) warning\(warnings == 1 ? "" : "s")"
+                if notes > 0 { extra += ", \(notes) note\(notes == 1 ? "" : "s")" }
+                print(Printable.line("\(path): ok: flow '\(flow.id)', \(pages), \(fields)\(extra)"))
             }
-            return .valid
+            return warnings == 0 ? .valid : .warned(warnings)
         } catch {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
             return .rejected

@@ -16,7 +16,14 @@ struct Test: ParsableCommand {
             The last line of the console report is exactly "N passed, N failed" (", N bad" follows \
             when a script or its flow was broken).
 
-            Reports (--junit, --tap, --final-states, --trace) are written to a temporary file \
+            --coverage prints, after the totals, what the scripts exercised of each flow file: \
+            pages made current, fields focused or edited, conditions seen true and false, \
+            validation codes shown, refusal reasons, accessory items and kinds of page move, \
+            with every item not covered at file:line:column; --coverage-json and \
+            --coverage-lcov write it as quire.coverage/1 JSON and as an lcov tracefile over the \
+            flow files' lines (docs/coverage.md).
+
+            Reports (--junit, --tap, --final-states, --coverage-json, --coverage-lcov, --trace) are written to a temporary file \
             beside each and renamed into place only when complete, so a report is whole or absent.
 
             Exit codes: 0 every script passed; 1 a script failed; 2 bad input (a broken script or \
@@ -54,14 +61,29 @@ struct Test: ParsableCommand {
     @Flag(name: .shortAndLong, help: "List only failures and the totals (no line per passing script).")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Run each script N times (1–\(Repeat.limit)); a run whose final state, notifications or report differs from the first fails the script.", valueName: "N"))
+    var repeatEach = 1
+
+    @Flag(help: "Record what the scripts exercised of their flows and print a summary (docs/coverage.md).")
+    var coverage = false
+
+    @Option(help: ArgumentHelp("Write the coverage as JSON (quire.coverage/1) to FILE (implies --coverage).", valueName: "FILE"))
+    var coverageJson: String?
+
+    @Option(help: ArgumentHelp("Write the coverage as an lcov tracefile over the flow files' lines to FILE (implies --coverage).", valueName: "FILE"))
+    var coverageLcov: String?
+
     @Flag(help: "Never draw a live progress line, even on a terminal.")
     var plain = false
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one script or folder, e.g. quire test data/sessions") }
+        if repeatEach < 1 || repeatEach > Repeat.limit {
+            throw ValidationError("--repeat-each takes how many times to run each script, 1 to \(Repeat.limit); got \(repeatEach)")
+        }
         if jobs < 1 { throw ValidationError("--jobs takes how many scripts to run at once, at least 1; got \(jobs)") }
-        if [tap, junit, finalStates].filter({ $0 == "-" }).count > 1 {
-            throw ValidationError("only one report can go to standard output: give --tap, --junit or --final-states a file")
+        if [tap, junit, finalStates, coverageJson, coverageLcov].filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("only one report can go to standard output: give --tap, --junit, --final-states, --coverage-json or --coverage-lcov a file")
         }
         if let shard, parseShard(shard) == nil {
             throw ValidationError("--shard takes K/N with 1 <= K <= N, e.g. 1/4; got '\(shard)'")
@@ -81,13 +103,16 @@ struct Test: ParsableCommand {
         options.runner.recordSteps = junit != nil
         options.runner.trace = trace != nil
         options.runner.finalState = finalStates != nil
+        let covering = coverage || coverageJson != nil || coverageLcov != nil
+        options.runner.coverage = covering
+        options.runner.repeatEach = repeatEach
 
         // An interrupted run removes the temporary files of its unfinished reports, says so and
         // exits 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP).
         Interruption.install { signal in
             "quire test: interrupted by \(signal); unfinished reports were removed (none was written in part)"
         }
-        let reportToStdout = tap == "-" || junit == "-" || finalStates == "-"
+        let reportToStdout = tap == "-" || junit == "-" || finalStates == "-" || coverageJson == "-" || coverageLcov == "-"
         let consoleFD: Int32 = reportToStdout ? 2 : 1
         let consoleSink = reportToStdout ? FileSink.standardError() : FileSink.standardOutput()
         let live = !plain && isatty(consoleFD) != 0
@@ -117,6 +142,8 @@ struct Test: ParsableCommand {
             }
         }
         if let finalStates { reporters.append(FinalStatesReporter(sink: try open(finalStates, "the final states"))) }
+        let coverageJSONFile = try coverageJson.map { try open($0, "the coverage JSON") }
+        let coverageLcovFile = try coverageLcov.map { try open($0, "the lcov coverage") }
         var traces: TraceWriter?
         if let trace {
             do {
@@ -129,6 +156,13 @@ struct Test: ParsableCommand {
         }
 
         let outcome = Suite.run(candidates, options: options, reporters: reporters, traces: traces, roots: paths)
+        if covering {
+            // After the totals line: the coverage summary, then its files.
+            let lines = CoverageReport.console(outcome.coverage)
+            consoleSink.write(lines.isEmpty ? "coverage: no script ran against a flow file\n" : lines.joined(separator: "\n") + "\n")
+            coverageJSONFile?.write(JSONWriter.string(CoverageReport.json(outcome.coverage), style: .pretty) + "\n")
+            coverageLcovFile?.write(CoverageReport.lcov(outcome.coverage))
+        }
         // A report is renamed into place only when every byte of it was written; any that was not
         // fails the run (never "N passed" beside an empty or half-written report).
         var problems = files.compactMap { $0.commit() }

@@ -338,7 +338,7 @@ enum Reference {
             switch Event.parse(key: key, value: value) {
             case .failure(let error):
                 if !Event.names.contains(key) {
-                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus or restart"
+                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice or restart"
                     if let near = DocumentReader.closest(to: key, in: ScriptLoader.stepKeys) { message = "unknown step '\(key)'; did you mean '\(near)'?" }
                     reader.error(path + key, message, onKey: true)
                 } else {

@@ -1,0 +1,332 @@
+import QuireCore
+
+/// How a page move was asked for, as `--coverage` counts them (docs/coverage.md).
+public enum MoveKind: String, Sendable, Hashable, CaseIterable {
+    case button, key, dot, drag, fling, autoAdvance, restart
+
+    /// The kind of move an event that began a page change (`pageWillChange`) made.
+    static func of(_ event: Event, paging: Paging) -> MoveKind? {
+        switch event {
+        case .tap(.indicatorLeft), .tap(.indicatorRight), .tap(.indicatorPage): .dot
+        case .tap: .button
+        case .key: .key
+        case .dragBegin, .dragUpdate: .drag
+        case .dragEnd(let vx): abs(vx) >= paging.flingVelocity ? .fling : .drag
+        case .swipe, .swipePage: .fling
+        case .tick, .settle: .autoAdvance
+        case .type, .edit, .spin, .select: nil
+        }
+    }
+}
+
+/// What a suite exercised of one flow: counters per page, field, condition outcome, validation
+/// code, refusal reason, accessory item and move kind. Counters add up across scripts and jobs
+/// (`merge`), so the order scripts ran in does not matter.
+public struct FlowCoverage: Sendable {
+    /// The flow's file, as scripts resolved it.
+    public let file: String
+    public let flow: Flow
+    public let sites: [ConditionSite]
+    public var scripts = 0
+    /// Times each page was made current (the first page counts once per script).
+    public var pageCurrent: [Int]
+    public var fieldFocused: [Int]
+    public var fieldEdited: [Int]
+    /// Steps after which each condition was seen true / false (while it mattered).
+    public var siteTrue: [Int]
+    public var siteFalse: [Int]
+    /// Per field, per `ValidationCode.allCases`: steps after which it was shown, or refusals that named it.
+    public var codes: [Int]
+    public var refusals: [Int]
+    public var accessory: [Int]
+    public var moves: [Int]
+
+    public init(file: String, flow: Flow) {
+        self.file = file
+        self.flow = flow
+        sites = flow.conditionSites
+        pageCurrent = Array(repeating: 0, count: flow.pages.count)
+        fieldFocused = Array(repeating: 0, count: flow.fields.count)
+        fieldEdited = fieldFocused
+        siteTrue = Array(repeating: 0, count: sites.count)
+        siteFalse = siteTrue
+        codes = Array(repeating: 0, count: flow.fields.count * ValidationCode.allCases.count)
+        refusals = Array(repeating: 0, count: Refusal.allCases.count)
+        accessory = Array(repeating: 0, count: AccessoryItem.allCases.count)
+        moves = Array(repeating: 0, count: MoveKind.allCases.count)
+    }
+
+    public mutating func merge(_ other: FlowCoverage) {
+        scripts += other.scripts
+        func add(_ into: inout [Int], _ from: [Int]) { for at in into.indices { into[at] += from[at] } }
+        add(&pageCurrent, other.pageCurrent)
+        add(&fieldFocused, other.fieldFocused)
+        add(&fieldEdited, other.fieldEdited)
+        add(&siteTrue, other.siteTrue)
+        add(&siteFalse, other.siteFalse)
+        add(&codes, other.codes)
+        add(&refusals, other.refusals)
+        add(&accessory, other.accessory)
+        add(&moves, other.moves)
+    }
+
+    static let codeCount = ValidationCode.allCases.count
+
+    public func codeHits(field: Int, _ code: ValidationCode) -> Int {
+        codes[field * Self.codeCount + ValidationCode.allCases.firstIndex(of: code)!]
+    }
+
+    // MARK: What can be covered
+
+    /// The validation codes a field can show (or a refusal can name): `required` for a field
+    /// required (or `requiredIf`) that can be empty, `minLength` for a text with a `minLength`
+    /// over 1, `maxLength` for a text with a `maxLength` (typing past it is refused).
+    public func possibleCodes(_ field: Int) -> [ValidationCode] {
+        let definition = flow.fields[field]
+        let mayRequire = definition.required || definition.requiredIf != nil
+        var codes: [ValidationCode] = []
+        switch definition.kind {
+        case .text(let options):
+            if mayRequire { codes.append(.required) }
+            if (options.minLength ?? 0) > 1 { codes.append(.minLength) }
+            if options.maxLength != nil { codes.append(.maxLength) }
+        case .toggle:
+            if mayRequire { codes.append(.required) }
+        case .duration, .choice:
+            if mayRequire && definition.defaultValue.isNull { codes.append(.required) }
+        }
+        return codes
+    }
+
+    /// The refusal reasons this flow can give.
+    public var possibleRefusals: [Refusal] {
+        let emptiable = flow.fields.indices.contains { possibleCodes($0).contains { $0 != .maxLength } }
+        let limited = flow.fields.indices.contains { possibleCodes($0).contains(.maxLength) }
+        var reasons: [Refusal] = []
+        if emptiable && flow.paging.gate == .valid { reasons.append(.gate) }
+        if emptiable { reasons.append(.finish) }
+        if limited { reasons.append(.maxLength) }
+        return reasons
+    }
+
+    /// The accessory items a person can tap: those of the toolbars of the flow's editable fields.
+    public var possibleAccessory: [AccessoryItem] {
+        var items = Set<AccessoryItem>()
+        for field in flow.fields where field.isEditable {
+            items.formUnion(field.accessory ?? flow.accessory ?? AccessoryItem.standard)
+        }
+        return AccessoryItem.allCases.filter { items.contains($0) && $0 != .flexibleSpace && $0 != .fixedSpace }
+    }
+
+    /// The move kinds the flow's paging allows.
+    public var possibleMoves: [MoveKind] {
+        MoveKind.allCases.filter { kind in
+            switch kind {
+            case .button, .key, .restart: true
+            case .dot: flow.paging.indicatorStyle != .none
+            case .drag, .fling: flow.paging.swipe
+            case .autoAdvance: flow.paging.autoAdvanceMs > 0
+            }
+        }
+    }
+
+    // MARK: Summary
+
+    public struct Category: Sendable, Hashable {
+        public var name: String
+        public var covered: Int
+        public var total: Int
+
+        public var percent: Double { total == 0 ? 100 : Double(covered) * 100 / Double(total) }
+    }
+
+    /// An item not covered: where, and what.
+    public struct Gap: Sendable, Hashable {
+        public var path: JSONPath
+        public var message: String
+    }
+
+    /// Per category: covered and total.
+    public var categories: [Category] {
+        var list: [Category] = []
+        list.append(Category(name: "pages", covered: pageCurrent.count { $0 > 0 }, total: flow.pages.count))
+        list.append(
+            Category(
+                name: "fields", covered: flow.fields.indices.count { fieldFocused[$0] > 0 || fieldEdited[$0] > 0 },
+                total: flow.fields.count))
+        list.append(
+            Category(
+                name: "conditions", covered: siteTrue.count { $0 > 0 } + siteFalse.count { $0 > 0 }, total: sites.count * 2))
+        var codesCovered = 0
+        var codesTotal = 0
+        for field in flow.fields.indices {
+            for code in possibleCodes(field) {
+                codesTotal += 1
+                if codeHits(field: field, code) > 0 { codesCovered += 1 }
+            }
+        }
+        list.append(Category(name: "validation", covered: codesCovered, total: codesTotal))
+        let reasons = possibleRefusals
+        list.append(
+            Category(
+                name: "refusals", covered: reasons.count { refusals[Refusal.allCases.firstIndex(of: $0)!] > 0 },
+                total: reasons.count))
+        let items = possibleAccessory
+        list.append(
+            Category(
+                name: "accessory", covered: items.count { accessory[AccessoryItem.allCases.firstIndex(of: $0)!] > 0 },
+                total: items.count))
+        let kinds = possibleMoves
+        list.append(
+            Category(name: "moves", covered: kinds.count { moves[MoveKind.allCases.firstIndex(of: $0)!] > 0 }, total: kinds.count))
+        return list
+    }
+
+    /// Every item not covered, in document order of their paths (flow-wide ones at the root).
+    public var gaps: [Gap] {
+        var gaps: [Gap] = []
+        for (page, hits) in pageCurrent.enumerated() where hits == 0 {
+            gaps.append(Gap(path: .root + "pages" + page, message: "page '\(flow.pages[page].id)' was never current"))
+        }
+        for field in flow.fields.indices {
+            let id = flow.fields[field].id
+            if fieldFocused[field] == 0 && fieldEdited[field] == 0 {
+                gaps.append(Gap(path: flow.path(ofField: field), message: "field '\(id)' was never focused or edited"))
+            }
+            for code in possibleCodes(field) where codeHits(field: field, code) == 0 {
+                gaps.append(Gap(path: flow.path(ofField: field), message: "field '\(id)' never showed '\(code.rawValue)'"))
+            }
+        }
+        for (at, site) in sites.enumerated() {
+            let missing = [siteTrue[at] == 0 ? "true" : nil, siteFalse[at] == 0 ? "false" : nil].compactMap { $0 }
+            guard !missing.isEmpty else { continue }
+            gaps.append(Gap(path: site.path, message: "\(site.key.rawValue) was never \(missing.joined(separator: " or "))"))
+        }
+        for reason in possibleRefusals where refusals[Refusal.allCases.firstIndex(of: reason)!] == 0 {
+            gaps.append(Gap(path: .root, message: "no move was refused for '\(reason.rawValue)'"))
+        }
+        for item in possibleAccessory where accessory[AccessoryItem.allCases.firstIndex(of: item)!] == 0 {
+            gaps.append(Gap(path: .root, message: "the accessory item '\(item.rawValue)' was never used"))
+        }
+        for kind in possibleMoves where moves[MoveKind.allCases.firstIndex(of: kind)!] == 0 {
+            gaps.append(Gap(path: .root, message: "no page move by '\(kind.rawValue)'"))
+        }
+        return gaps
+    }
+}
+
+/// Empty coverage of each flow file, made once per run and copied for each script (its counters
+/// are written in place only once a script counts something): a script does not list the flow's
+/// conditions again or normalize its path.
+public final class CoverageTemplates: Sendable {
+    private let templates = Locked([String: FlowCoverage]())
+
+    public init() {}
+
+    func template(file: String, flow: Flow) -> FlowCoverage {
+        if let known = templates.withLock({ $0[file] }) { return known }
+        let made = FlowCoverage(file: FileWalker.normalized(file), flow: flow)
+        templates.withLock { $0[file] = made }
+        return made
+    }
+}
+
+/// Records one script's coverage as the runner replays it.
+struct CoverageRecorder {
+    var coverage: FlowCoverage
+    /// The flow, read in place (not copied out of `coverage` for each event).
+    let flow: Flow
+    private var lastPage = -1
+
+    init(_ template: FlowCoverage) {
+        coverage = template
+        coverage.scripts = 1
+        flow = template.flow
+    }
+
+    /// Reads the session as it stands: the current page, each condition's outcome, the errors shown.
+    mutating func observe(_ session: borrowing Session) {
+        let page = session.currentPageIndex
+        if page != lastPage {
+            coverage.pageCurrent[page] += 1
+            lastPage = page
+        }
+        for (at, site) in coverage.sites.enumerated() {
+            switch session.outcome(of: site) {
+            case true?: coverage.siteTrue[at] += 1
+            case false?: coverage.siteFalse[at] += 1
+            case nil: break
+            }
+        }
+        session.forEachShownError { field, code in
+            coverage.codes[field * FlowCoverage.codeCount + ValidationCode.allCases.firstIndex(of: code)!] += 1
+        }
+    }
+
+    /// An event and what it emitted, then the session after it. An event that emitted nothing
+    /// changed nothing coverage reads (no page, value, focus or error changed), and the session
+    /// is not read: reading it through the driver copies it.
+    mutating func record(_ event: Event, emitted: [SessionNotification], driver: SessionDriver) {
+        guard !emitted.isEmpty else { return }
+        tally(event, emitted: emitted)
+        // The harness's own driver lends its session in place; another driver's is copied.
+        if let direct = driver as? DirectDriver {
+            observe(direct.session)
+        } else {
+            observe(driver.session)
+        }
+    }
+
+    private mutating func tally(_ event: Event, emitted: [SessionNotification]) {
+        var ignored = false
+        for notification in emitted {
+            switch notification {
+            case .pageWillChange:
+                if let kind = MoveKind.of(event, paging: flow.paging) { coverage.moves[MoveKind.allCases.firstIndex(of: kind)!] += 1 }
+            case .focusChanged(_, let to?):
+                if let field = flow.fieldIndex(of: to) { coverage.fieldFocused[field] += 1 }
+            case .valueChanged(let id, _):
+                if let field = flow.fieldIndex(of: id) { coverage.fieldEdited[field] += 1 }
+            case .refused(let reason, let errors):
+                coverage.refusals[Refusal.allCases.firstIndex(of: reason)!] += 1
+                for error in errors {
+                    if let field = flow.fieldIndex(of: error.field) {
+                        coverage.codes[field * FlowCoverage.codeCount + ValidationCode.allCases.firstIndex(of: error.code)!] += 1
+                    }
+                }
+            case .ignored:
+                ignored = true
+            default:
+                break
+            }
+        }
+        if case .tap(.accessory(let item)) = event, !ignored {
+            coverage.accessory[AccessoryItem.allCases.firstIndex(of: item)!] += 1
+        }
+    }
+
+    mutating func restarted(_ session: Session) {
+        coverage.moves[MoveKind.allCases.firstIndex(of: .restart)!] += 1
+        observe(session)
+    }
+}
+
+extension FileWalker {
+    /// `path` with `.` parts and `folder/..` pairs taken out (lexically: links are not followed),
+    /// so scripts in different folders that name the same flow file merge their coverage.
+    public static func normalized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
+            if part == ".." && absolute { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+}

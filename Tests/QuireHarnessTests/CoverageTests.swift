@@ -1,0 +1,109 @@
+import Foundation
+import QuireCore
+import Testing
+
+@testable import QuireHarness
+
+/// `quire test --coverage`: what a suite exercised of its flows, merged across scripts and jobs.
+@Suite struct CoverageTests {
+    let folder = fixtures.appendingPathComponent("coverage")
+
+    func coverage(_ paths: [String], jobs: Int = 1) -> [FlowCoverage] {
+        var options = Suite.Options(jobs: jobs)
+        options.runner.coverage = true
+        let outcome = Suite.run(Suite.discover(paths.map { folder.appendingPathComponent($0).path }), options: options, reporters: [])
+        #expect(outcome.summary.failed == 0 && outcome.summary.bad == 0)
+        return outcome.coverage
+    }
+
+    /// The `walks` page's condition: (seen true, seen false).
+    func walksBranch(_ coverage: FlowCoverage) -> (Int, Int) {
+        let at = coverage.sites.firstIndex { $0.path.description == "$.pages[1].visibleIf" }!
+        return (coverage.siteTrue[at], coverage.siteFalse[at])
+    }
+
+    @Test func aBranchNoScriptTakesIsHalfCoveredAndOneMoreScriptCoversIt() throws {
+        let one = coverage(["scripts"])
+        #expect(one.count == 1)
+        let cat = try #require(one.first)
+        #expect(cat.file.hasSuffix("Fixtures/coverage/flow.json"))
+        #expect(cat.scripts == 1)
+        let (taken, notTaken) = walksBranch(cat)
+        #expect(taken == 0 && notTaken > 0)  // 50%: only "false" was seen
+        #expect(cat.gaps.contains { $0.path.description == "$.pages[1].visibleIf" && $0.message == "visibleIf was never true" })
+        #expect(cat.pageCurrent == [1, 0, 0, 1])
+        #expect(cat.codeHits(field: 0, .required) > 0)  // Next on the empty page revealed it
+        #expect(cat.refusals[Refusal.allCases.firstIndex(of: .gate)!] == 1)
+
+        let both = try #require(coverage(["scripts", "more"]).first)
+        #expect(both.scripts == 2)
+        let (nowTaken, stillNotTaken) = walksBranch(both)
+        #expect(nowTaken > 0 && stillNotTaken > notTaken)  // 100%: the dog script saw both
+        #expect(!both.gaps.contains { $0.path.description == "$.pages[1].visibleIf" })
+        #expect(both.pageCurrent == [2, 1, 0, 1])
+        // The page no answer can show stays uncovered, as the lint says.
+        #expect(both.gaps.contains { $0.message == "page 'both' was never current" })
+    }
+
+    @Test func coverageMergedOverJobsIsTheSameAsOverOneJob() throws {
+        let sessions = testsFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("data/sessions").path
+        func run(_ jobs: Int) -> [FlowCoverage] {
+            var options = Suite.Options(jobs: jobs)
+            options.runner.coverage = true
+            return Suite.run(Suite.discover([sessions]), options: options, reporters: []).coverage
+        }
+        let serial = run(1)
+        let parallel = run(2)
+        #expect(serial.count >= 10)
+        #expect(serial.map(\.file) == parallel.map(\.file))
+        #expect(CoverageReport.lcov(serial) == CoverageReport.lcov(parallel))
+        #expect(JSONWriter.string(CoverageReport.json(serial)) == JSONWriter.string(CoverageReport.json(parallel)))
+    }
+
+    @Test func theLcovTracefileNamesTheFlowsLinesAndBranches() throws {
+        let text = CoverageReport.lcov(coverage(["scripts", "more"]))
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "TN:")
+        #expect(lines.contains("SF:" + folder.appendingPathComponent("flow.json").path))
+        // The walks condition is on line 13 of flow.json; the impossible one on line 15.
+        #expect(lines.contains { $0.hasPrefix("BRDA:13,0,0,") && !$0.hasSuffix(",0") })
+        #expect(lines.contains { $0.hasPrefix("BRDA:13,0,1,") && !$0.hasSuffix(",0") })
+        #expect(lines.contains("BRDA:15,1,0,0"))
+        #expect(lines.contains("BRF:4") && lines.contains("BRH:3"))
+        #expect(lines.contains("DA:14,0"))  // the page 'both'
+        #expect(lines.last == "end_of_record")
+    }
+
+    @Test func theCommandWritesJSONAndLcovThatGenhtmlRenders() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quire-coverage-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let json = scratch.appendingPathComponent("c.json").path
+        let lcov = scratch.appendingPathComponent("c.info").path
+        let run = try CommandTests().quire(
+            ["test", "--plain", "--jobs", "2", "--coverage-json", json, "--coverage-lcov", lcov, "scripts", "more"], in: folder)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("2 passed, 0 failed\ncoverage of flow.json (flow 'pets', 2 scripts):\n  pages        75% (3/4)\n"))
+        #expect(run.stdout.contains("    flow.json:14:5: $.pages[2]: page 'both' was never current\n"))
+        let document = try JSONParser.parse(String(contentsOfFile: json, encoding: .utf8)).value
+        guard case .object(let root) = document, case .array(let flows)? = root["flows"], case .object(let flow)? = flows.first else {
+            Issue.record("not a coverage document")
+            return
+        }
+        #expect(root["format"] == .string("quire.coverage/1"))
+        #expect(flow["id"] == .string("pets"))
+        // genhtml (Debian's lcov) renders the tracefile with its branches, without a complaint.
+        let genhtml = Process()
+        genhtml.executableURL = URL(fileURLWithPath: "/usr/bin/genhtml")
+        genhtml.arguments = ["--branch-coverage", "--quiet", "-o", scratch.appendingPathComponent("html").path, lcov]
+        let errors = Pipe()
+        genhtml.standardError = errors
+        genhtml.standardOutput = FileHandle.nullDevice
+        try genhtml.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        genhtml.waitUntilExit()
+        #expect(genhtml.terminationStatus == 0, "\(said)")
+        #expect(said.isEmpty, "\(said)")
+        #expect(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("html/index.html").path))
+    }
+}
