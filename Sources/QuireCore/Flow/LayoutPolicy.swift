@@ -449,7 +449,7 @@ public enum LayoutPolicy {
                     "a translatable text is looked up in translation catalogs outside the flow's folder; give texts in the flow (translatable=\"no\" or none)")
             }
             // GTK reads '_' in a property name as '-'.
-            let name = nameAttribute.value.replacingOccurrences(of: "_", with: "-")
+            let name = String(nameAttribute.value.map { $0 == "_" ? "-" : $0 })
             let owner = parent.map { "a child of a \($0)" } ?? "a \(className)"
             guard let value = allowed[name] else {
                 if let reason = refusal(of: name) {

@@ -1,4 +1,13 @@
-import Foundation
+// FoundationEssentials where the toolchain splits Foundation (Linux): libquire then needs neither
+// Foundation's full library nor ICU, most of a headless host's memory (docs/embedding.md).
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+#else
+    import Foundation
+#endif
 
 /// A page's GtkBuilder layout (`"layout": "pages/profile.ui"`), the seeds' xib: a file in the
 /// flow's folder whose widgets are bound to the page's fields by id.
