@@ -557,6 +557,17 @@ test_session_construct_properties (void)
                             "{\"format\": \"quire.flow/1\", \"id\": \"x\", \"title\": \"X\", \"pages\": [{\"id\": \"a\", \"title\": \"A\"}]}", NULL);
   g_assert_cmpstr (quire_session_get_page_id (from_json), ==, "a");
 
+  /* Errors name the function the caller called, not the C API's behind it. */
+  {
+    g_autoptr (GError) error = NULL;
+    g_assert_false (quire_session_send (from_json, NULL, &error));
+    g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_ARGUMENT);
+    g_assert_cmpstr (error->message, ==, "quire_session_send: event_json is NULL");
+    g_clear_error (&error);
+    g_assert_false (quire_session_set_viewport_width (from_json, 0, &error));
+    g_assert_true (g_str_has_prefix (error->message, "quire_session_set_viewport_width: width must be"));
+  }
+
   g_test_expect_message ("Quire", G_LOG_LEVEL_CRITICAL, "QuireSession: give exactly one of the flow-file, flow-json and restore-snapshot properties*0 given*");
   empty = g_object_new (QUIRE_TYPE_SESSION, NULL);
   g_test_assert_expected_messages ();

@@ -2,6 +2,7 @@
 #include "quire-session.h"
 
 #include <quire.h>
+#include <string.h>
 
 #include "quire-session-private.h"
 
@@ -96,12 +97,21 @@ static guint signals[N_SIGNALS];
 
 /* Moves a C API error into a GError, and frees it. */
 static void
-propagate (GError **error, QuireEngineError *engine_error)
+propagate (GError **error, QuireEngineError *engine_error, const char *function)
 {
+  const char *message;
+  const char *colon;
+
   if (engine_error == NULL)
     return;
-  g_set_error_literal (error, QUIRE_ERROR, engine_error->code,
-                       engine_error->message != NULL ? engine_error->message : "");
+  message = engine_error->message != NULL ? engine_error->message : "";
+  colon = strstr (message, ": ");
+  /* The C API names its own function (`quire_engine_send: event_json is NULL`); a session's
+   * user called @function, whose arguments have the same names: name that instead. */
+  if (g_str_has_prefix (message, "quire_engine_") && colon != NULL && strchr (message, ' ') > colon)
+    g_set_error (error, QUIRE_ERROR, engine_error->code, "%s%s", function, colon);
+  else
+    g_set_error_literal (error, QUIRE_ERROR, engine_error->code, message);
   quire_engine_error_free (engine_error);
 }
 
@@ -548,7 +558,7 @@ quire_session_new_from_file (const char *path, GError **error)
 
   if (engine == NULL)
     {
-      propagate (error, engine_error);
+      propagate (error, engine_error, G_STRFUNC);
       return NULL;
     }
   return session_new (engine);
@@ -573,7 +583,7 @@ quire_session_new_from_json (const char *json, GError **error)
 
   if (engine == NULL)
     {
-      propagate (error, engine_error);
+      propagate (error, engine_error, G_STRFUNC);
       return NULL;
     }
   return session_new (engine);
@@ -633,7 +643,7 @@ quire_session_restore (const char *snapshot_json, GError **error)
 
   if (engine == NULL)
     {
-      propagate (error, engine_error);
+      propagate (error, engine_error, G_STRFUNC);
       return NULL;
     }
   return session_new (engine);
@@ -693,7 +703,7 @@ quire_session_send (QuireSession *self, const char *event_json, GError **error)
   if (sent)
     refresh (self);
   else
-    propagate (error, engine_error);
+    propagate (error, engine_error, G_STRFUNC);
   g_object_unref (self);
   return sent;
 }
@@ -1006,7 +1016,7 @@ quire_session_set_locale (QuireSession *self, const char *locale, GError **error
   g_return_val_if_fail (quire_session_used_on_its_own_thread (self), FALSE);
   if (!quire_engine_set_locale (self->engine, locale, &engine_error))
     {
-      propagate (error, engine_error);
+      propagate (error, engine_error, G_STRFUNC);
       return FALSE;
     }
   if (g_strcmp0 (locale, self->locale) != 0)
@@ -1059,7 +1069,7 @@ quire_session_set_viewport_width (QuireSession *self, double width, GError **err
   before = quire_engine_get_viewport_width (self->engine);
   if (!quire_engine_set_viewport_width (self->engine, width, &engine_error))
     {
-      propagate (error, engine_error);
+      propagate (error, engine_error, G_STRFUNC);
       return FALSE;
     }
   if (before != width)
