@@ -127,10 +127,14 @@ quire_view_set_session (QuireView *self, QuireSession *session)
 
       /* NULL off the process's first thread, or for a session without a flow (which has had
        * its critical): a programmer error, like a NULL session. */
-      walkthrough = engine != NULL ? quire_engine_gtk_view_new (engine) : NULL;
+      gboolean display = gdk_display_get_default () != NULL;
+
+      walkthrough = engine != NULL && display ? quire_engine_gtk_view_new (engine) : NULL;
       if (walkthrough == NULL)
         g_critical ("quire_view_set_session: the session cannot be shown: %s",
-                    engine == NULL ? "it has no flow" : "this is not the thread GTK runs on");
+                    engine == NULL ? "it has no flow"
+                    : !display ? "GTK has no display (did gtk_init_check() fail?)"
+                    : "this is not the thread GTK runs on");
       else
         {
           self->session = g_object_ref (session);
@@ -282,6 +286,8 @@ quire_view_new (QuireSession *session)
 {
   g_return_val_if_fail (session == NULL || QUIRE_IS_SESSION (session), NULL);
   g_return_val_if_fail (gtk_is_initialized (), NULL);
+  /* GTK 4.8 reports itself initialized after a failed gtk_init_check(): no display then. */
+  g_return_val_if_fail (gdk_display_get_default () != NULL, NULL);
 
   return g_object_new (QUIRE_TYPE_VIEW, "session", session, NULL);
 }
