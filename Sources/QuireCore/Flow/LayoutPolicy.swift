@@ -183,7 +183,10 @@ public enum LayoutPolicy {
             return "menus reach the application's actions"
         }
         let fileWords = ["icon", "file", "uri", "resource", "paintable", "texture", "image", "gicon", "pixbuf", "im-module", "cursor"]
-        if fileWords.contains(where: { property.contains($0) }) {
+        // A substring search over UTF-8 (String.contains(String) would make libquire load the
+        // _StringProcessing and _RegexParser runtime libraries for this one call).
+        let bytes = property.utf8
+        if fileWords.contains(where: { word in bytes.indices.contains { start in bytes[start...].starts(with: word.utf8) } }) {
             return "it names an icon, a file, a URI or a resource, and a layout may not make GTK open anything"
         }
         if property.hasSuffix("markup") {

@@ -39,7 +39,7 @@ public enum PageLayout {
         if path.hasPrefix("~") {
             return "the layout path '\(path)' starts with '~'; give a path relative to the flow's folder"
         }
-        if path.contains("\\") {
+        if path.utf8.contains(UInt8(ascii: "\\")) {
             return "the layout path '\(path)' contains a backslash; separate folders with '/'"
         }
         if path.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
