@@ -120,8 +120,10 @@ let package = Package(
 // types in Sources/CQuire, a header-only module; <quire.h> is generated from the Swift code by
 // scripts/generate-header). It needs nothing beyond the toolchain: the GObject layer, GObject
 // Introspection and the GNOME-style install are built by meson-helper/ (docs/embedding.md).
-// With GTK, libquire also holds the GTK view of an embedded session (Sources/QuireEmbedGtk,
-// quire_engine_gtk_view_new): one library, so the view and the C API share one copy of the core.
+// With GTK, this product also holds the GTK view of an embedded session (Sources/QuireEmbedGtk,
+// quire_engine_gtk_view_new). What is installed is linked by meson-helper from these targets'
+// objects instead: libquire (core, C API, QuireSession; no GTK) and libquire-gtk (the view, over
+// libquire's one copy of the core), see meson-helper/build-aux/swift-build.
 package.products.append(.library(name: "Quire", type: .dynamic, targets: gtkFlags == nil ? ["QuireEmbed"] : ["QuireEmbed", "QuireEmbedGtk"]))
 // A target's linker settings reach every binary that links it, the test bundle included, where the
 // export list's `local: *` also hid the sanitizer runtime's allocation functions (aligned_alloc,

@@ -134,7 +134,7 @@ public func quireEngineFree(_ engine: EngineHandle?) {
 @c(quire_engine_send)
 @discardableResult
 public func quireEngineSend(_ engine: EngineHandle?, _ event_json: CText?, _ error: ErrorOut?) -> Bool {
-    guard let handle = engine, let box = Engine.from(handle) else {
+    guard let handle = engine, let box = Engine.forCall(handle, "quire_engine_send", error) else {
         CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_send: engine is NULL")
         return false
     }
@@ -198,7 +198,7 @@ func parseEvent(_ text: String) -> Result<Event, EmbedFailure> {
 public func quireEngineSetObserver(
     _ engine: EngineHandle?, _ observer: QuireEngineObserver?, _ user_data: UnsafeMutableRawPointer?, _ destroy: QuireDestroyNotify?
 ) -> Bool {
-    guard let box = Engine.from(engine) else {
+    guard let box = Engine.forCall(engine, "quire_engine_set_observer") else {
         destroy?(user_data)
         return false
     }
@@ -223,7 +223,7 @@ public func quireEngineSetObserver(
 ///   is %NULL.
 @c(quire_engine_get_state)
 public func quireEngineGetState(_ engine: EngineHandle?) -> OwnedText? {
-    guard let box = Engine.from(engine) else { return nil }
+    guard let box = Engine.forCall(engine, "quire_engine_get_state") else { return nil }
     return CBridge.copy(JSONWriter.string(box.session.state))
 }
 
@@ -238,7 +238,7 @@ public func quireEngineGetState(_ engine: EngineHandle?) -> OwnedText? {
 ///   is %NULL.
 @c(quire_engine_get_presentation)
 public func quireEngineGetPresentation(_ engine: EngineHandle?) -> OwnedText? {
-    guard let box = Engine.from(engine) else { return nil }
+    guard let box = Engine.forCall(engine, "quire_engine_get_presentation") else { return nil }
     return CBridge.copy(JSONWriter.string(box.session.presentation))
 }
 
@@ -253,7 +253,7 @@ public func quireEngineGetPresentation(_ engine: EngineHandle?) -> OwnedText? {
 ///   is %NULL or no visible page has that index.
 @c(quire_engine_get_page_presentation)
 public func quireEngineGetPagePresentation(_ engine: EngineHandle?, _ index: Int32) -> OwnedText? {
-    guard let box = Engine.from(engine), let page = box.session.presentPage(at: Int(index)) else { return nil }
+    guard let box = Engine.forCall(engine, "quire_engine_get_page_presentation"), let page = box.session.presentPage(at: Int(index)) else { return nil }
     return CBridge.copy(JSONWriter.string(page.json))
 }
 
@@ -267,7 +267,7 @@ public func quireEngineGetPagePresentation(_ engine: EngineHandle?, _ index: Int
 ///   is %NULL.
 @c(quire_engine_snapshot)
 public func quireEngineSnapshot(_ engine: EngineHandle?) -> OwnedText? {
-    guard let box = Engine.from(engine) else { return nil }
+    guard let box = Engine.forCall(engine, "quire_engine_snapshot") else { return nil }
     return CBridge.copy(String(decoding: box.session.snapshotData(includingFlow: true), as: UTF8.self))
 }
 
@@ -279,7 +279,7 @@ public func quireEngineSnapshot(_ engine: EngineHandle?) -> OwnedText? {
 /// Returns: the index, from 0; -1 when @engine is %NULL.
 @c(quire_engine_get_page_index)
 public func quireEngineGetPageIndex(_ engine: EngineHandle?) -> Int32 {
-    guard let box = Engine.from(engine) else { return -1 }
+    guard let box = Engine.forCall(engine, "quire_engine_get_page_index") else { return -1 }
     return Int32(clamping: box.session.currentIndex)
 }
 
@@ -291,7 +291,7 @@ public func quireEngineGetPageIndex(_ engine: EngineHandle?) -> Int32 {
 /// Returns: the count; -1 when @engine is %NULL.
 @c(quire_engine_get_page_count)
 public func quireEngineGetPageCount(_ engine: EngineHandle?) -> Int32 {
-    guard let box = Engine.from(engine) else { return -1 }
+    guard let box = Engine.forCall(engine, "quire_engine_get_page_count") else { return -1 }
     return Int32(clamping: box.session.pageCount)
 }
 
@@ -304,7 +304,7 @@ public func quireEngineGetPageCount(_ engine: EngineHandle?) -> Int32 {
 ///   %NULL.
 @c(quire_engine_get_page_id)
 public func quireEngineGetPageID(_ engine: EngineHandle?) -> OwnedText? {
-    guard let box = Engine.from(engine), let id = box.session.stateValue("page")?["id"]?.stringValue else { return nil }
+    guard let box = Engine.forCall(engine, "quire_engine_get_page_id"), let id = box.session.stateValue("page")?["id"]?.stringValue else { return nil }
     return CBridge.copy(id)
 }
 
@@ -317,7 +317,7 @@ public func quireEngineGetPageID(_ engine: EngineHandle?) -> OwnedText? {
 ///   focused or @engine is %NULL.
 @c(quire_engine_get_focus)
 public func quireEngineGetFocus(_ engine: EngineHandle?) -> OwnedText? {
-    guard let box = Engine.from(engine), let id = box.session.focusedField else { return nil }
+    guard let box = Engine.forCall(engine, "quire_engine_get_focus"), let id = box.session.focusedField else { return nil }
     return CBridge.copy(id)
 }
 
@@ -330,7 +330,7 @@ public func quireEngineGetFocus(_ engine: EngineHandle?) -> OwnedText? {
 /// Returns: %TRUE when completed; %FALSE otherwise or when @engine is %NULL.
 @c(quire_engine_is_completed)
 public func quireEngineIsCompleted(_ engine: EngineHandle?) -> Bool {
-    Engine.from(engine)?.session.completed != nil
+    Engine.forCall(engine, "quire_engine_is_completed")?.session.completed != nil
 }
 
 /// quire_engine_get_outcome:
@@ -342,7 +342,7 @@ public func quireEngineIsCompleted(_ engine: EngineHandle?) -> Bool {
 ///   %NULL before completion or when @engine is %NULL.
 @c(quire_engine_get_outcome)
 public func quireEngineGetOutcome(_ engine: EngineHandle?) -> OwnedText? {
-    guard let outcome = Engine.from(engine)?.session.completed?.outcome else { return nil }
+    guard let outcome = Engine.forCall(engine, "quire_engine_get_outcome")?.session.completed?.outcome else { return nil }
     return CBridge.copy(outcome.rawValue)
 }
 
@@ -356,7 +356,7 @@ public func quireEngineGetOutcome(_ engine: EngineHandle?) -> OwnedText? {
 ///   completion or when @engine is %NULL.
 @c(quire_engine_get_result)
 public func quireEngineGetResult(_ engine: EngineHandle?) -> OwnedText? {
-    guard let box = Engine.from(engine), box.session.completed != nil, let result = box.session.stateValue("completed") else {
+    guard let box = Engine.forCall(engine, "quire_engine_get_result"), box.session.completed != nil, let result = box.session.stateValue("completed") else {
         return nil
     }
     return CBridge.copy(JSONWriter.string(result))
@@ -377,7 +377,7 @@ public func quireEngineGetResult(_ engine: EngineHandle?) -> OwnedText? {
 @c(quire_engine_set_locale)
 @discardableResult
 public func quireEngineSetLocale(_ engine: EngineHandle?, _ locale: CText?, _ error: ErrorOut?) -> Bool {
-    guard let box = Engine.from(engine) else {
+    guard let box = Engine.forCall(engine, "quire_engine_set_locale", error) else {
         CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_set_locale: engine is NULL")
         return false
     }
@@ -399,7 +399,7 @@ public func quireEngineSetLocale(_ engine: EngineHandle?, _ locale: CText?, _ er
 ///   %NULL.
 @c(quire_engine_get_locale)
 public func quireEngineGetLocale(_ engine: EngineHandle?) -> OwnedText? {
-    guard let box = Engine.from(engine) else { return nil }
+    guard let box = Engine.forCall(engine, "quire_engine_get_locale") else { return nil }
     return CBridge.copy(box.session.locale)
 }
 
@@ -416,7 +416,7 @@ public func quireEngineGetLocale(_ engine: EngineHandle?) -> OwnedText? {
 @c(quire_engine_set_viewport_width)
 @discardableResult
 public func quireEngineSetViewportWidth(_ engine: EngineHandle?, _ width: Double, _ error: ErrorOut?) -> Bool {
-    guard let box = Engine.from(engine) else {
+    guard let box = Engine.forCall(engine, "quire_engine_set_viewport_width", error) else {
         CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_set_viewport_width: engine is NULL")
         return false
     }
@@ -438,7 +438,7 @@ public func quireEngineSetViewportWidth(_ engine: EngineHandle?, _ width: Double
 /// Returns: the width in pixels; 0 when @engine is %NULL.
 @c(quire_engine_get_viewport_width)
 public func quireEngineGetViewportWidth(_ engine: EngineHandle?) -> Double {
-    Engine.from(engine)?.session.viewportWidth ?? 0
+    Engine.forCall(engine, "quire_engine_get_viewport_width")?.session.viewportWidth ?? 0
 }
 
 // MARK: - Memory and versions

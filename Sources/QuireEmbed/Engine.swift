@@ -30,6 +30,9 @@ package final class Engine {
     var freeRequested = false
     /// Reused across events, so sending allocates nothing when no observer is set.
     var buffer: [SessionNotification] = []
+    /// The thread that created the engine, its owner: the C API refuses calls from any other
+    /// (`Engine.forCall`), so two threads never run inside one engine at once.
+    let owner = pthread_self()
 
     init(session: Session) {
         self.session = session
@@ -74,11 +77,46 @@ package final class Engine {
         return engine.freeRequested ? nil : engine
     }
 
-    /// Releases the engine and the handle, now or (inside a delivery) when the delivery ends.
-    static func free(_ handle: UnsafeMutablePointer<QuireEngine>?) {
-        guard let handle, let impl = handle.pointee.impl else { return }
+    /// The engine behind a handle, for a call of the C API named `function`: nil for NULL, a
+    /// handle already freed, or a call from a thread other than the engine's owner. That last is
+    /// refused with a critical (GLib's, when GLib is in the process; else a line on stderr) and,
+    /// when `error` is given, an error saying so; the engine is not touched.
+    static func forCall(
+        _ handle: UnsafeMutablePointer<QuireEngine>?, _ function: StaticString,
+        _ error: UnsafeMutablePointer<UnsafeMutablePointer<QuireEngineError>?>? = nil
+    ) -> Engine? {
+        guard let handle, let impl = handle.pointee.impl else { return nil }
         let engine = Unmanaged<Engine>.fromOpaque(impl).takeUnretainedValue()
-        if engine.freeRequested { return }
+        guard pthread_equal(engine.owner, pthread_self()) != 0 else {
+            let problem = "the engine is used from a thread other than the one that created it"
+            CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "\(function): \(problem); the call was refused")
+            critical(function, problem)
+            return nil
+        }
+        return engine.freeRequested ? nil : engine
+    }
+
+    /// A programmer error reported as GLib reports one (`g_return_if_fail`'s critical, so
+    /// G_DEBUG=fatal-criticals and g_test_expect_message() see it), looked up at run time: the
+    /// C API itself does not need GLib.
+    static func critical(_ function: StaticString, _ problem: String) {
+        typealias Warning = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "g_return_if_fail_warning") {
+            let warn = unsafeBitCast(symbol, to: Warning.self)
+            function.withUTF8Buffer { name in
+                let text = String(decoding: name, as: UTF8.self)
+                warn("Quire", text, problem)
+            }
+        } else {
+            let line = "Quire-CRITICAL **: \(function): \(problem)\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+        }
+    }
+
+    /// Releases the engine and the handle, now or (inside a delivery) when the delivery ends.
+    /// Refused from a thread other than the owner's.
+    static func free(_ handle: UnsafeMutablePointer<QuireEngine>?) {
+        guard let handle, handle.pointee.impl != nil, let engine = forCall(handle, "quire_engine_free") else { return }
         // Listeners let go first: they hold the handle and must not use it once it is freed.
         let told = engine.listeners
         engine.listeners.removeAll()

@@ -528,6 +528,108 @@ test_session_json_nodes_and_restore (void)
   g_assert_null (quire_session_get_page_presentation (restored, 99));
 }
 
+/* g_object_new() (GtkBuilder, language bindings): exactly one of flow-file, flow-json and
+ * restore-snapshot gives a working session; none, several or one that fails give a critical
+ * naming the property and the reason, and a session without a flow, on which every call is
+ * a critical and does nothing. */
+static void
+test_session_construct_properties (void)
+{
+  g_autoptr (QuireSession) from_file = NULL;
+  g_autoptr (QuireSession) from_json = NULL;
+  g_autoptr (QuireSession) restored = NULL;
+  g_autoptr (QuireSession) empty = NULL;
+  g_autoptr (QuireSession) bad = NULL;
+  g_autofree char *snapshot = NULL;
+  g_autofree char *state = NULL;
+  g_autofree char *restored_state = NULL;
+
+  from_file = g_object_new (QUIRE_TYPE_SESSION, "flow-file", flow_path, "locale", "ja", NULL);
+  g_assert_cmpint (quire_session_get_page_count (from_file), >, 1);
+  g_assert_cmpstr (quire_session_get_locale (from_file), ==, "ja");
+  g_assert_true (quire_session_send (from_file, "{\"tap\": \"button:next\"}", NULL));
+  snapshot = quire_session_snapshot_json (from_file);
+  restored = g_object_new (QUIRE_TYPE_SESSION, "restore-snapshot", snapshot, NULL);
+  state = quire_session_get_state_json (from_file);
+  restored_state = quire_session_get_state_json (restored);
+  g_assert_cmpstr (state, ==, restored_state);
+  from_json = g_object_new (QUIRE_TYPE_SESSION, "flow-json",
+                            "{\"format\": \"quire.flow/1\", \"id\": \"x\", \"title\": \"X\", \"pages\": [{\"id\": \"a\", \"title\": \"A\"}]}", NULL);
+  g_assert_cmpstr (quire_session_get_page_id (from_json), ==, "a");
+
+  /* Errors name the function the caller called, not the C API's behind it. */
+  {
+    g_autoptr (GError) error = NULL;
+    g_assert_false (quire_session_send (from_json, NULL, &error));
+    g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_ARGUMENT);
+    g_assert_cmpstr (error->message, ==, "quire_session_send: event_json is NULL");
+    g_clear_error (&error);
+    g_assert_false (quire_session_set_viewport_width (from_json, 0, &error));
+    g_assert_true (g_str_has_prefix (error->message, "quire_session_set_viewport_width: width must be"));
+  }
+
+  g_test_expect_message ("Quire", G_LOG_LEVEL_CRITICAL, "QuireSession: give exactly one of the flow-file, flow-json and restore-snapshot properties*0 given*");
+  empty = g_object_new (QUIRE_TYPE_SESSION, NULL);
+  g_test_assert_expected_messages ();
+  g_test_expect_message ("Quire", G_LOG_LEVEL_CRITICAL, "*quire_session_has_flow*");
+  g_assert_false (quire_session_send (empty, "{\"tap\": \"button:next\"}", NULL));
+  g_test_assert_expected_messages ();
+  g_test_expect_message ("Quire", G_LOG_LEVEL_CRITICAL, "QuireSession:flow-json: <flow>:1:*(this session has no flow)");
+  bad = g_object_new (QUIRE_TYPE_SESSION, "flow-json", "{not json", NULL);
+  g_test_assert_expected_messages ();
+}
+
+/* An engine or a session belongs to the thread that created it: a call from another thread is
+ * refused with a critical (and a GError-style error where the function takes one), and the
+ * engine is left as it was. */
+static gpointer
+send_from_another_thread (gpointer data)
+{
+  QuireEngineError *error = NULL;
+  gboolean sent = quire_engine_send (data, "{\"tap\": \"button:next\"}", &error);
+
+  g_assert_false (sent);
+  g_assert_nonnull (error);
+  g_assert_cmpint (error->code, ==, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "a thread other than the one that created it"));
+  quire_engine_error_free (error);
+  g_assert_cmpint (quire_engine_get_page_index (data), ==, -1);
+  quire_engine_free (data);   /* refused too: the engine stays the owner's */
+  return NULL;
+}
+
+static gpointer
+session_from_another_thread (gpointer data)
+{
+  g_assert_false (quire_session_send (data, "{\"tap\": \"button:next\"}", NULL));
+  return NULL;
+}
+
+static void
+test_owner_thread (void)
+{
+  QuireEngine *engine = quire_engine_new_from_file (flow_path, NULL);
+  g_autoptr (QuireSession) session = quire_session_new_from_file (flow_path, NULL);
+  GThread *thread;
+
+  g_assert_nonnull (engine);
+  g_test_expect_message ("Quire", G_LOG_LEVEL_CRITICAL, "quire_engine_send: assertion 'the engine is used from a thread other than the one that created it' failed");
+  g_test_expect_message ("Quire", G_LOG_LEVEL_CRITICAL, "quire_engine_get_page_index: *thread other than*");
+  g_test_expect_message ("Quire", G_LOG_LEVEL_CRITICAL, "quire_engine_free: *thread other than*");
+  thread = g_thread_new ("not-the-owner", send_from_another_thread, engine);
+  g_thread_join (thread);
+  g_test_assert_expected_messages ();
+  g_assert_cmpint (quire_engine_get_page_index (engine), ==, 0);
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:next\"}", NULL));
+  quire_engine_free (engine);
+
+  g_test_expect_message ("Quire", G_LOG_LEVEL_CRITICAL, "quire_session_send: assertion 'quire_session_used_on_its_own_thread (self)' failed");
+  thread = g_thread_new ("not-the-owner", session_from_another_thread, session);
+  g_thread_join (thread);
+  g_test_assert_expected_messages ();
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:next\"}", NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -549,5 +651,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/signals-and-properties", test_session_signals_and_properties);
   g_test_add_func ("/session/freed-while-observed", test_session_freed_while_observed);
   g_test_add_func ("/session/json-nodes-and-restore", test_session_json_nodes_and_restore);
+  g_test_add_func ("/session/construct-properties", test_session_construct_properties);
+  g_test_add_func ("/owner-thread", test_owner_thread);
   return g_test_run ();
 }

@@ -1,7 +1,7 @@
-// quire-replay.vala — session scripts replayed through quire.vapi from Vala; prints each final
+// quire-replay.vala — session scripts replayed through quire-1.vapi from Vala; prints each final
 // state as JSON, a line per script, as quire-replay (C) does.
 //
-//   valac --pkg quire quire-replay.vala && ./quire-replay SCRIPT...
+//   valac --pkg quire-1 quire-replay.vala && ./quire-replay SCRIPT...
 
 string replay (string path) throws Error {
     var parser = new Json.Parser ();

@@ -1,4 +1,4 @@
-/* quire-session-private.h — what the GTK view needs of a QuireSession; not installed. */
+/* quire-session-private.h — what the GTK view (libquire-gtk) needs of a QuireSession; not installed. */
 #pragma once
 
 #include <quire.h>
@@ -7,7 +7,8 @@
 
 G_BEGIN_DECLS
 
-/* The engine a session owns (it lives as long as the session). */
-G_GNUC_INTERNAL QuireEngine *quire_session_get_engine (QuireSession *self);
+/* The engine a session owns (it lives as long as the session). Exported by libquire for
+ * libquire-gtk only, in the QUIRE_PRIVATE symbol version (src/libquire.map). */
+QuireEngine *quire_session_get_engine (QuireSession *self);
 
 G_END_DECLS

@@ -2,6 +2,7 @@
 #include "quire-session.h"
 
 #include <quire.h>
+#include <string.h>
 
 #include "quire-session-private.h"
 
@@ -59,6 +60,12 @@ struct _QuireSession
   char *focus;
   char *outcome;
   char *locale;
+  /* The construct-only properties, until constructed() reads them. */
+  char *flow_file;
+  char *flow_json;
+  char *restore_snapshot;
+  /* The thread the session was created on: calls from any other are refused. */
+  GThread *owner;
 };
 
 G_DEFINE_FINAL_TYPE (QuireSession, quire_session, G_TYPE_OBJECT)
@@ -73,6 +80,9 @@ enum {
   PROP_OUTCOME,
   PROP_LOCALE,
   PROP_VIEWPORT_WIDTH,
+  PROP_FLOW_FILE,
+  PROP_FLOW_JSON,
+  PROP_RESTORE_SNAPSHOT,
   N_PROPS
 };
 
@@ -87,12 +97,21 @@ static guint signals[N_SIGNALS];
 
 /* Moves a C API error into a GError, and frees it. */
 static void
-propagate (GError **error, QuireEngineError *engine_error)
+propagate (GError **error, QuireEngineError *engine_error, const char *function)
 {
+  const char *message;
+  const char *colon;
+
   if (engine_error == NULL)
     return;
-  g_set_error_literal (error, QUIRE_ERROR, engine_error->code,
-                       engine_error->message != NULL ? engine_error->message : "");
+  message = engine_error->message != NULL ? engine_error->message : "";
+  colon = strstr (message, ": ");
+  /* The C API names its own function (`quire_engine_send: event_json is NULL`); a session's
+   * user called @function, whose arguments have the same names: name that instead. */
+  if (g_str_has_prefix (message, "quire_engine_") && colon != NULL && strchr (message, ' ') > colon)
+    g_set_error (error, QUIRE_ERROR, engine_error->code, "%s%s", function, colon);
+  else
+    g_set_error_literal (error, QUIRE_ERROR, engine_error->code, message);
   quire_engine_error_free (engine_error);
 }
 
@@ -188,13 +207,12 @@ refresh (QuireSession *self)
   g_object_thaw_notify (G_OBJECT (self));
 }
 
-/* A session over an engine it now owns. */
-static QuireSession *
-session_new (QuireEngine *engine)
+/* Makes a session own an engine: the properties' first values, the observer. */
+static void
+attach_engine (QuireSession *self, QuireEngine *engine)
 {
-  QuireSession *self = g_object_new (QUIRE_TYPE_SESSION, NULL);
-
   self->engine = engine;
+  self->owner = g_thread_self ();
   self->page_index = quire_engine_get_page_index (engine);
   self->page_count = quire_engine_get_page_count (engine);
   self->page_id = take_text (quire_engine_get_page_id (engine));
@@ -203,7 +221,76 @@ session_new (QuireEngine *engine)
   self->locale = take_text (quire_engine_get_locale (engine));
   /* The engine lives exactly as long as the session: no reference, no destroy notifier. */
   quire_engine_set_observer (engine, on_engine_notification, self, NULL);
+}
+
+/* The engine a constructor function made, handed to constructed() (g_object_new() has no
+ * argument for it, and a property would be public). Per thread: constructors on two threads
+ * do not mix. */
+static GPrivate engine_being_attached;
+
+/* A session over an engine it now owns. */
+static QuireSession *
+session_new (QuireEngine *engine)
+{
+  QuireSession *self;
+
+  g_private_set (&engine_being_attached, engine);
+  self = g_object_new (QUIRE_TYPE_SESSION, NULL);
+  g_private_set (&engine_being_attached, NULL);
   return self;
+}
+
+/* Whether @self is a session with a flow (one built by g_object_new() without a flow-file,
+ * flow-json or restore-snapshot, or with one that failed, has none: every call on it is a
+ * programmer error). */
+static gboolean
+quire_session_has_flow (QuireSession *self)
+{
+  return QUIRE_IS_SESSION (self) && self->engine != NULL;
+}
+
+/* Whether @self is used on the thread that created it (its engine refuses any other). */
+static gboolean
+quire_session_used_on_its_own_thread (QuireSession *self)
+{
+  return self->owner == g_thread_self ();
+}
+
+static void
+quire_session_constructed (GObject *object)
+{
+  QuireSession *self = QUIRE_SESSION (object);
+  QuireEngine *engine = g_private_get (&engine_being_attached);
+  QuireEngineError *error = NULL;
+  const char *property = NULL;
+
+  G_OBJECT_CLASS (quire_session_parent_class)->constructed (object);
+  g_private_set (&engine_being_attached, NULL);
+  if (engine == NULL)
+    {
+      int given = (self->flow_file != NULL) + (self->flow_json != NULL) + (self->restore_snapshot != NULL);
+
+      if (given != 1)
+        g_critical ("QuireSession: give exactly one of the flow-file, flow-json and restore-snapshot "
+                    "properties (or use quire_session_new_from_file(), quire_session_new_from_json() "
+                    "or quire_session_restore()); %d given: this session has no flow", given);
+      else if (self->flow_file != NULL)
+        engine = quire_engine_new_from_file (self->flow_file, &error), property = "flow-file";
+      else if (self->flow_json != NULL)
+        engine = quire_engine_new_from_json (self->flow_json, &error), property = "flow-json";
+      else
+        engine = quire_engine_restore (self->restore_snapshot, &error), property = "restore-snapshot";
+      if (error != NULL)
+        {
+          g_critical ("QuireSession:%s: %s (this session has no flow)", property, error->message);
+          quire_engine_error_free (error);
+        }
+    }
+  g_clear_pointer (&self->flow_file, g_free);
+  g_clear_pointer (&self->flow_json, g_free);
+  g_clear_pointer (&self->restore_snapshot, g_free);
+  if (engine != NULL)
+    attach_engine (self, engine);
 }
 
 QuireEngine *
@@ -278,6 +365,15 @@ quire_session_set_property (GObject *object, guint prop_id, const GValue *value,
       if (!quire_session_set_viewport_width (self, g_value_get_double (value), &error))
         g_warning ("QuireSession:viewport-width: %s", error->message);
       break;
+    case PROP_FLOW_FILE:
+      self->flow_file = g_value_dup_string (value);
+      break;
+    case PROP_FLOW_JSON:
+      self->flow_json = g_value_dup_string (value);
+      break;
+    case PROP_RESTORE_SNAPSHOT:
+      self->restore_snapshot = g_value_dup_string (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -288,6 +384,7 @@ quire_session_class_init (QuireSessionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->constructed = quire_session_constructed;
   object_class->finalize = quire_session_finalize;
   object_class->get_property = quire_session_get_property;
   object_class->set_property = quire_session_set_property;
@@ -297,6 +394,8 @@ quire_session_class_init (QuireSessionClass *klass)
    *
    * The current page's index among the visible pages, from 0. It changes when a transition
    * completes.
+   *
+   * Since: 0.1
    */
   properties[PROP_PAGE_INDEX] =
     g_param_spec_int ("page-index", NULL, NULL, -1, G_MAXINT, 0,
@@ -305,6 +404,8 @@ quire_session_class_init (QuireSessionClass *klass)
    * QuireSession:page-count:
    *
    * How many pages are visible (pages with a `visibleIf` come and go with the answers).
+   *
+   * Since: 0.1
    */
   properties[PROP_PAGE_COUNT] =
     g_param_spec_int ("page-count", NULL, NULL, -1, G_MAXINT, 0,
@@ -313,6 +414,8 @@ quire_session_class_init (QuireSessionClass *klass)
    * QuireSession:page-id:
    *
    * The current page's id, from the flow.
+   *
+   * Since: 0.1
    */
   properties[PROP_PAGE_ID] =
     g_param_spec_string ("page-id", NULL, NULL, NULL,
@@ -321,6 +424,8 @@ quire_session_class_init (QuireSessionClass *klass)
    * QuireSession:focus:
    *
    * The id of the field that is first responder, or %NULL.
+   *
+   * Since: 0.1
    */
   properties[PROP_FOCUS] =
     g_param_spec_string ("focus", NULL, NULL, NULL,
@@ -329,6 +434,8 @@ quire_session_class_init (QuireSessionClass *klass)
    * QuireSession:completed:
    *
    * Whether the session has completed (finished or cancelled); it then ignores every event.
+   *
+   * Since: 0.1
    */
   properties[PROP_COMPLETED] =
     g_param_spec_boolean ("completed", NULL, NULL, FALSE,
@@ -337,6 +444,8 @@ quire_session_class_init (QuireSessionClass *klass)
    * QuireSession:outcome:
    *
    * `finished` or `cancelled` once completed, else %NULL.
+   *
+   * Since: 0.1
    */
   properties[PROP_OUTCOME] =
     g_param_spec_string ("outcome", NULL, NULL, NULL,
@@ -345,6 +454,8 @@ quire_session_class_init (QuireSessionClass *klass)
    * QuireSession:locale:
    *
    * The language of the presentation's strings, a BCP 47 tag (`en` at first).
+   *
+   * Since: 0.1
    */
   properties[PROP_LOCALE] =
     g_param_spec_string ("locale", NULL, NULL, "en",
@@ -353,10 +464,49 @@ quire_session_class_init (QuireSessionClass *klass)
    * QuireSession:viewport-width:
    *
    * The pager's width in pixels, which drags are measured against (800 at first).
+   *
+   * Since: 0.1
    */
   properties[PROP_VIEWPORT_WIDTH] =
     g_param_spec_double ("viewport-width", NULL, NULL, 1.0, 100000.0, 800,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:flow-file:
+   *
+   * The path of a `quire.flow/1` flow file to start the session on, as
+   * quire_session_new_from_file() does: for g_object_new() and #GtkBuilder. A session is
+   * constructed with exactly one of #QuireSession:flow-file, #QuireSession:flow-json and
+   * #QuireSession:restore-snapshot; with none, several, or one that does not load, construction
+   * emits a critical with the reason and the session has no flow (every call on it is then a
+   * programmer error: a critical, and nothing done). Write-only.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_FLOW_FILE] =
+    g_param_spec_string ("flow-file", NULL, NULL, NULL,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:flow-json:
+   *
+   * A `quire.flow/1` flow as JSON text to start the session on, as
+   * quire_session_new_from_json() does (see #QuireSession:flow-file). Write-only.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_FLOW_JSON] =
+    g_param_spec_string ("flow-json", NULL, NULL, NULL,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:restore-snapshot:
+   *
+   * A `quire.snapshot/1` snapshot to restore, as quire_session_restore() does (see
+   * #QuireSession:flow-file). Write-only.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_RESTORE_SNAPSHOT] =
+    g_param_spec_string ("restore-snapshot", NULL, NULL, NULL,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -371,6 +521,8 @@ quire_session_class_init (QuireSessionClass *klass)
    * once the event has been applied: the state and the properties are already the new ones.
    * The signal is detailed by @name: connect to `notification::valueChanged` for one kind.
    * A handler may send events (their notifications are emitted at once, inside it).
+   *
+   * Since: 0.1
    */
   signals[SIGNAL_NOTIFICATION] =
     g_signal_new ("notification", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED, 0,
@@ -395,6 +547,8 @@ quire_session_init (QuireSession *self)
  *
  * Returns: (transfer full) (nullable): a new session, or %NULL with @error set
  *   (%QUIRE_ERROR_FILE, %QUIRE_ERROR_INVALID_JSON, %QUIRE_ERROR_INVALID_FLOW)
+ *
+ * Since: 0.1
  */
 QuireSession *
 quire_session_new_from_file (const char *path, GError **error)
@@ -404,7 +558,7 @@ quire_session_new_from_file (const char *path, GError **error)
 
   if (engine == NULL)
     {
-      propagate (error, engine_error);
+      propagate (error, engine_error, G_STRFUNC);
       return NULL;
     }
   return session_new (engine);
@@ -418,6 +572,8 @@ quire_session_new_from_file (const char *path, GError **error)
  * Like quire_session_new_from_file(), from text.
  *
  * Returns: (transfer full) (nullable): a new session, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 QuireSession *
 quire_session_new_from_json (const char *json, GError **error)
@@ -427,7 +583,7 @@ quire_session_new_from_json (const char *json, GError **error)
 
   if (engine == NULL)
     {
-      propagate (error, engine_error);
+      propagate (error, engine_error, G_STRFUNC);
       return NULL;
     }
   return session_new (engine);
@@ -453,6 +609,8 @@ node_to_text (JsonNode *node, const char *function, const char *argument, GError
  * Like quire_session_new_from_file(), from a #JsonNode.
  *
  * Returns: (transfer full) (nullable): a new session, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 QuireSession *
 quire_session_new_from_node (JsonNode *flow, GError **error)
@@ -474,6 +632,8 @@ quire_session_new_from_node (JsonNode *flow, GError **error)
  *
  * Returns: (transfer full) (nullable): a new session, or %NULL with @error set
  *   (%QUIRE_ERROR_INVALID_JSON, %QUIRE_ERROR_INVALID_SNAPSHOT)
+ *
+ * Since: 0.1
  */
 QuireSession *
 quire_session_restore (const char *snapshot_json, GError **error)
@@ -483,7 +643,7 @@ quire_session_restore (const char *snapshot_json, GError **error)
 
   if (engine == NULL)
     {
-      propagate (error, engine_error);
+      propagate (error, engine_error, G_STRFUNC);
       return NULL;
     }
   return session_new (engine);
@@ -497,6 +657,8 @@ quire_session_restore (const char *snapshot_json, GError **error)
  * Like quire_session_restore(), from a #JsonNode.
  *
  * Returns: (transfer full) (nullable): a new session, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 QuireSession *
 quire_session_restore_from_node (JsonNode *snapshot, GError **error)
@@ -521,6 +683,8 @@ quire_session_restore_from_node (JsonNode *snapshot, GError **error)
  *
  * Returns: %TRUE when sent; %FALSE with @error set (%QUIRE_ERROR_INVALID_ARGUMENT,
  *   %QUIRE_ERROR_INVALID_JSON, %QUIRE_ERROR_INVALID_EVENT), the session unchanged
+ *
+ * Since: 0.1
  */
 gboolean
 quire_session_send (QuireSession *self, const char *event_json, GError **error)
@@ -528,7 +692,9 @@ quire_session_send (QuireSession *self, const char *event_json, GError **error)
   QuireEngineError *engine_error = NULL;
   gboolean sent;
 
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (quire_session_has_flow (self), FALSE);
+
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   /* A handler may drop the last reference to the session: keep it alive until we are done. */
@@ -537,7 +703,7 @@ quire_session_send (QuireSession *self, const char *event_json, GError **error)
   if (sent)
     refresh (self);
   else
-    propagate (error, engine_error);
+    propagate (error, engine_error, G_STRFUNC);
   g_object_unref (self);
   return sent;
 }
@@ -551,13 +717,17 @@ quire_session_send (QuireSession *self, const char *event_json, GError **error)
  * Like quire_session_send(), from a #JsonNode.
  *
  * Returns: %TRUE when sent; %FALSE with @error set, the session unchanged
+ *
+ * Since: 0.1
  */
 gboolean
 quire_session_send_node (QuireSession *self, JsonNode *event, GError **error)
 {
   g_autofree char *text = NULL;
 
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (quire_session_has_flow (self), FALSE);
+
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), FALSE);
   text = node_to_text (event, "quire_session_send_node", "event", error);
   if (text == NULL)
     return FALSE;
@@ -572,11 +742,14 @@ quire_session_send_node (QuireSession *self, JsonNode *event, GError **error)
  * buttons and completed — what a session script's `expect` matches.
  *
  * Returns: (transfer full): JSON text; free it with g_free()
+ *
+ * Since: 0.1
  */
 char *
 quire_session_get_state_json (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return take_text (quire_engine_get_state (self->engine));
 }
 
@@ -587,11 +760,14 @@ quire_session_get_state_json (QuireSession *self)
  * The state, as quire_session_get_state_json() describes it.
  *
  * Returns: (transfer full): a new #JsonNode holding an object
+ *
+ * Since: 0.1
  */
 JsonNode *
 quire_session_get_state (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return take_node (quire_engine_get_state (self->engine));
 }
 
@@ -603,11 +779,14 @@ quire_session_get_state (QuireSession *self)
  * indicator, buttons, progress, the open input view; the current page and its neighbours).
  *
  * Returns: (transfer full): JSON text; free it with g_free()
+ *
+ * Since: 0.1
  */
 char *
 quire_session_get_presentation_json (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return take_text (quire_engine_get_presentation (self->engine));
 }
 
@@ -618,11 +797,14 @@ quire_session_get_presentation_json (QuireSession *self)
  * The presentation, as quire_session_get_presentation_json() describes it.
  *
  * Returns: (transfer full): a new #JsonNode holding an object
+ *
+ * Since: 0.1
  */
 JsonNode *
 quire_session_get_presentation (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return take_node (quire_engine_get_presentation (self->engine));
 }
 
@@ -634,11 +816,14 @@ quire_session_get_presentation (QuireSession *self)
  * One visible page's presentation (title, body, fields with labels, display strings, errors).
  *
  * Returns: (transfer full) (nullable): a new #JsonNode, or %NULL when no visible page has @index
+ *
+ * Since: 0.1
  */
 JsonNode *
 quire_session_get_page_presentation (QuireSession *self, int index)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return take_node (quire_engine_get_page_presentation (self->engine, index));
 }
 
@@ -650,11 +835,14 @@ quire_session_get_page_presentation (QuireSession *self, int index)
  * quire_session_restore().
  *
  * Returns: (transfer full): JSON text; free it with g_free()
+ *
+ * Since: 0.1
  */
 char *
 quire_session_snapshot_json (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return take_text (quire_engine_snapshot (self->engine));
 }
 
@@ -665,11 +853,14 @@ quire_session_snapshot_json (QuireSession *self)
  * The snapshot, as quire_session_snapshot_json() describes it.
  *
  * Returns: (transfer full): a new #JsonNode holding an object
+ *
+ * Since: 0.1
  */
 JsonNode *
 quire_session_snapshot (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return take_node (quire_engine_snapshot (self->engine));
 }
 
@@ -680,11 +871,14 @@ quire_session_snapshot (QuireSession *self)
  * The result, once completed: `{"outcome": "finished", "values": {...}}`.
  *
  * Returns: (transfer full) (nullable): a new #JsonNode, or %NULL before completion
+ *
+ * Since: 0.1
  */
 JsonNode *
 quire_session_get_result (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return take_node (quire_engine_get_result (self->engine));
 }
 
@@ -693,11 +887,14 @@ quire_session_get_result (QuireSession *self)
  * @self: a #QuireSession
  *
  * Returns: the #QuireSession:page-index
+ *
+ * Since: 0.1
  */
 int
 quire_session_get_page_index (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), -1);
+  g_return_val_if_fail (quire_session_has_flow (self), -1);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), -1);
   return self->page_index;
 }
 
@@ -706,11 +903,14 @@ quire_session_get_page_index (QuireSession *self)
  * @self: a #QuireSession
  *
  * Returns: the #QuireSession:page-count
+ *
+ * Since: 0.1
  */
 int
 quire_session_get_page_count (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), -1);
+  g_return_val_if_fail (quire_session_has_flow (self), -1);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), -1);
   return self->page_count;
 }
 
@@ -719,11 +919,14 @@ quire_session_get_page_count (QuireSession *self)
  * @self: a #QuireSession
  *
  * Returns: (transfer none): the #QuireSession:page-id, owned by @self
+ *
+ * Since: 0.1
  */
 const char *
 quire_session_get_page_id (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return self->page_id;
 }
 
@@ -732,11 +935,14 @@ quire_session_get_page_id (QuireSession *self)
  * @self: a #QuireSession
  *
  * Returns: (transfer none) (nullable): the #QuireSession:focus, owned by @self
+ *
+ * Since: 0.1
  */
 const char *
 quire_session_get_focus (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return self->focus;
 }
 
@@ -745,11 +951,14 @@ quire_session_get_focus (QuireSession *self)
  * @self: a #QuireSession
  *
  * Returns: the #QuireSession:completed
+ *
+ * Since: 0.1
  */
 gboolean
 quire_session_get_completed (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (quire_session_has_flow (self), FALSE);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), FALSE);
   return self->outcome != NULL;
 }
 
@@ -758,11 +967,14 @@ quire_session_get_completed (QuireSession *self)
  * @self: a #QuireSession
  *
  * Returns: (transfer none) (nullable): the #QuireSession:outcome, owned by @self
+ *
+ * Since: 0.1
  */
 const char *
 quire_session_get_outcome (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return self->outcome;
 }
 
@@ -771,11 +983,14 @@ quire_session_get_outcome (QuireSession *self)
  * @self: a #QuireSession
  *
  * Returns: (transfer none): the #QuireSession:locale, owned by @self
+ *
+ * Since: 0.1
  */
 const char *
 quire_session_get_locale (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (quire_session_has_flow (self), NULL);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), NULL);
   return self->locale;
 }
 
@@ -788,16 +1003,20 @@ quire_session_get_locale (QuireSession *self)
  * Sets the #QuireSession:locale. The state does not depend on it; the presentation does.
  *
  * Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ERROR_INVALID_ARGUMENT
+ *
+ * Since: 0.1
  */
 gboolean
 quire_session_set_locale (QuireSession *self, const char *locale, GError **error)
 {
   QuireEngineError *engine_error = NULL;
 
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (quire_session_has_flow (self), FALSE);
+
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), FALSE);
   if (!quire_engine_set_locale (self->engine, locale, &engine_error))
     {
-      propagate (error, engine_error);
+      propagate (error, engine_error, G_STRFUNC);
       return FALSE;
     }
   if (g_strcmp0 (locale, self->locale) != 0)
@@ -814,11 +1033,14 @@ quire_session_set_locale (QuireSession *self, const char *locale, GError **error
  * @self: a #QuireSession
  *
  * Returns: the #QuireSession:viewport-width, in pixels
+ *
+ * Since: 0.1
  */
 double
 quire_session_get_viewport_width (QuireSession *self)
 {
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), 0);
+  g_return_val_if_fail (quire_session_has_flow (self), 0);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), 0);
   return quire_engine_get_viewport_width (self->engine);
 }
 
@@ -832,6 +1054,8 @@ quire_session_get_viewport_width (QuireSession *self)
  *
  * Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ERROR_INVALID_ARGUMENT when @width
  *   is not from 1 to 100000 pixels
+ *
+ * Since: 0.1
  */
 gboolean
 quire_session_set_viewport_width (QuireSession *self, double width, GError **error)
@@ -839,11 +1063,13 @@ quire_session_set_viewport_width (QuireSession *self, double width, GError **err
   QuireEngineError *engine_error = NULL;
   double before;
 
-  g_return_val_if_fail (QUIRE_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (quire_session_has_flow (self), FALSE);
+
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), FALSE);
   before = quire_engine_get_viewport_width (self->engine);
   if (!quire_engine_set_viewport_width (self->engine, width, &engine_error))
     {
-      propagate (error, engine_error);
+      propagate (error, engine_error, G_STRFUNC);
       return FALSE;
     }
   if (before != width)

@@ -8,6 +8,7 @@
 
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
+#include <quire-types.h>
 
 G_BEGIN_DECLS
 
@@ -15,6 +16,8 @@ G_BEGIN_DECLS
  * QUIRE_ERROR:
  *
  * The error domain of Quire's GObject API. Errors in it have a #QuireError code.
+ *
+ * Since: 0.1
  */
 #define QUIRE_ERROR (quire_error_quark ())
 
@@ -37,6 +40,8 @@ G_BEGIN_DECLS
  *
  * Why a call failed. The codes and their numbers are those of #QuireEngineErrorCode in
  * <quire-types.h>, the C API's.
+ *
+ * Since: 0.1
  */
 typedef enum {
   QUIRE_ERROR_INVALID_ARGUMENT = 1,
@@ -47,41 +52,69 @@ typedef enum {
   QUIRE_ERROR_INVALID_SNAPSHOT = 6,
 } QuireError;
 
+QUIRE_AVAILABLE_IN_0_1
 GQuark quire_error_quark (void);
+QUIRE_AVAILABLE_IN_0_1
 GType quire_error_get_type (void) G_GNUC_CONST;
 #define QUIRE_TYPE_ERROR (quire_error_get_type ())
 
 #define QUIRE_TYPE_SESSION (quire_session_get_type ())
+QUIRE_AVAILABLE_IN_0_1
 G_DECLARE_FINAL_TYPE (QuireSession, quire_session, QUIRE, SESSION, GObject)
 
+QUIRE_AVAILABLE_IN_0_1
 QuireSession *quire_session_new_from_file (const char *path, GError **error);
+QUIRE_AVAILABLE_IN_0_1
 QuireSession *quire_session_new_from_json (const char *json, GError **error);
+QUIRE_AVAILABLE_IN_0_1
 QuireSession *quire_session_new_from_node (JsonNode *flow, GError **error);
+QUIRE_AVAILABLE_IN_0_1
 QuireSession *quire_session_restore (const char *snapshot_json, GError **error);
+QUIRE_AVAILABLE_IN_0_1
 QuireSession *quire_session_restore_from_node (JsonNode *snapshot, GError **error);
 
+QUIRE_AVAILABLE_IN_0_1
 gboolean quire_session_send (QuireSession *self, const char *event_json, GError **error);
+QUIRE_AVAILABLE_IN_0_1
 gboolean quire_session_send_node (QuireSession *self, JsonNode *event, GError **error);
 
+QUIRE_AVAILABLE_IN_0_1
 char *quire_session_get_state_json (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 JsonNode *quire_session_get_state (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 char *quire_session_get_presentation_json (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 JsonNode *quire_session_get_presentation (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 JsonNode *quire_session_get_page_presentation (QuireSession *self, int index);
+QUIRE_AVAILABLE_IN_0_1
 char *quire_session_snapshot_json (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 JsonNode *quire_session_snapshot (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 JsonNode *quire_session_get_result (QuireSession *self);
 
+QUIRE_AVAILABLE_IN_0_1
 int quire_session_get_page_index (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 int quire_session_get_page_count (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 const char *quire_session_get_page_id (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 const char *quire_session_get_focus (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 gboolean quire_session_get_completed (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 const char *quire_session_get_outcome (QuireSession *self);
 
+QUIRE_AVAILABLE_IN_0_1
 const char *quire_session_get_locale (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 gboolean quire_session_set_locale (QuireSession *self, const char *locale, GError **error);
+QUIRE_AVAILABLE_IN_0_1
 double quire_session_get_viewport_width (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
 gboolean quire_session_set_viewport_width (QuireSession *self, double width, GError **error);
 
 G_END_DECLS

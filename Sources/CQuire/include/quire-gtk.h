@@ -36,8 +36,10 @@ extern "C" {
  * Returns: (transfer floating) (nullable): a new `GtkWidget *` with a floating reference, to
  *   pack into a container like any widget (or to sink with g_object_ref_sink()); %NULL when
  *   @engine is %NULL or freed, GTK is not initialized, or this is not the process's first thread.
+ *
+ * Since: 0.1
  */
-GtkWidget *quire_engine_gtk_view_new (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 GtkWidget *quire_engine_gtk_view_new (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 #ifdef __cplusplus
 }

@@ -21,20 +21,58 @@ extern "C" {
  * QUIRE_MAJOR_VERSION:
  *
  * The major version of the headers (compare quire_get_major_version(), the library's).
+ *
+ * Since: 0.1
  */
 #define QUIRE_MAJOR_VERSION 0
 /**
  * QUIRE_MINOR_VERSION:
  *
  * The minor version of the headers.
+ *
+ * Since: 0.1
  */
 #define QUIRE_MINOR_VERSION 1
 /**
  * QUIRE_MICRO_VERSION:
  *
  * The micro version of the headers.
+ *
+ * Since: 0.1
  */
 #define QUIRE_MICRO_VERSION 0
+
+/**
+ * QUIRE_CHECK_VERSION:
+ * @major: a major version
+ * @minor: a minor version
+ * @micro: a micro version
+ *
+ * Whether the headers are those of version @major.@minor.@micro or later, for conditional
+ * compilation (`#if QUIRE_CHECK_VERSION (0, 2, 0)`). The library's own version, which may be
+ * newer, is quire_get_major_version() and its siblings.
+ *
+ * Since: 0.1
+ */
+#define QUIRE_CHECK_VERSION(major, minor, micro) \
+  (QUIRE_MAJOR_VERSION > (major) || \
+   (QUIRE_MAJOR_VERSION == (major) && QUIRE_MINOR_VERSION > (minor)) || \
+   (QUIRE_MAJOR_VERSION == (major) && QUIRE_MINOR_VERSION == (minor) && QUIRE_MICRO_VERSION >= (micro)))
+
+/**
+ * QUIRE_AVAILABLE_IN_0_1:
+ *
+ * Marks a symbol that is part of Quire's API since 0.1 (every public symbol starts with one of
+ * these, as GLib's `GLIB_AVAILABLE_IN_*`: the one place a later version's visibility,
+ * deprecation or minimum-version warnings are added).
+ *
+ * Since: 0.1
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define QUIRE_AVAILABLE_IN_0_1 __attribute__ ((__visibility__ ("default"))) extern
+#else
+#define QUIRE_AVAILABLE_IN_0_1 extern
+#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 #define QUIRE_WARN_UNUSED_RESULT __attribute__ ((__warn_unused_result__))

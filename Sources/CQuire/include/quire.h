@@ -31,8 +31,10 @@ extern "C" {
  * Returns: (transfer full) (nullable): a new engine, to free with quire_engine_free(), or %NULL
  *   with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@path is %NULL),
  *   %QUIRE_ENGINE_ERROR_FILE, %QUIRE_ENGINE_ERROR_INVALID_JSON or %QUIRE_ENGINE_ERROR_INVALID_FLOW.
+ *
+ * Since: 0.1
  */
-QuireEngine *quire_engine_new_from_file (const char *path, QuireEngineError **error) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 QuireEngine *quire_engine_new_from_file (const char *path, QuireEngineError **error) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_new_from_json:
@@ -46,8 +48,10 @@ QuireEngine *quire_engine_new_from_file (const char *path, QuireEngineError **er
  * Returns: (transfer full) (nullable): a new engine, to free with quire_engine_free(), or %NULL
  *   with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@json is %NULL or not UTF-8),
  *   %QUIRE_ENGINE_ERROR_INVALID_JSON or %QUIRE_ENGINE_ERROR_INVALID_FLOW.
+ *
+ * Since: 0.1
  */
-QuireEngine *quire_engine_new_from_json (const char *json, QuireEngineError **error) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 QuireEngine *quire_engine_new_from_json (const char *json, QuireEngineError **error) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_restore:
@@ -60,8 +64,10 @@ QuireEngine *quire_engine_new_from_json (const char *json, QuireEngineError **er
  * Returns: (transfer full) (nullable): a new engine, to free with quire_engine_free(), or %NULL
  *   with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (%NULL or not UTF-8),
  *   %QUIRE_ENGINE_ERROR_INVALID_JSON or %QUIRE_ENGINE_ERROR_INVALID_SNAPSHOT.
+ *
+ * Since: 0.1
  */
-QuireEngine *quire_engine_restore (const char *snapshot_json, QuireEngineError **error) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 QuireEngine *quire_engine_restore (const char *snapshot_json, QuireEngineError **error) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_free:
@@ -70,8 +76,10 @@ QuireEngine *quire_engine_restore (const char *snapshot_json, QuireEngineError *
  * Frees an engine. Its observer's destroy notifier, if any, is called. Called from inside an
  * observer, the engine stays valid until the quire_engine_send() that delivered the notification
  * returns, and no further notification is delivered; do not use @engine afterwards.
+ *
+ * Since: 0.1
  */
-void quire_engine_free (QuireEngine *engine);
+QUIRE_AVAILABLE_IN_0_1 void quire_engine_free (QuireEngine *engine);
 
 /**
  * quire_engine_send:
@@ -88,8 +96,10 @@ void quire_engine_free (QuireEngine *engine);
  *   %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@engine or @event_json is %NULL, or the text is not
  *   UTF-8), %QUIRE_ENGINE_ERROR_INVALID_JSON or %QUIRE_ENGINE_ERROR_INVALID_EVENT; the session is
  *   then unchanged.
+ *
+ * Since: 0.1
  */
-bool quire_engine_send (QuireEngine *engine, const char *event_json, QuireEngineError **error);
+QUIRE_AVAILABLE_IN_0_1 bool quire_engine_send (QuireEngine *engine, const char *event_json, QuireEngineError **error);
 
 /**
  * quire_engine_set_observer:
@@ -107,8 +117,10 @@ bool quire_engine_send (QuireEngine *engine, const char *event_json, QuireEngine
  *
  * Returns: %TRUE when @observer was set; %FALSE when it was %NULL (the observer was removed)
  *   or @engine was %NULL.
+ *
+ * Since: 0.1
  */
-bool quire_engine_set_observer (QuireEngine *engine, QuireEngineObserver observer, void *user_data, QuireDestroyNotify destroy);
+QUIRE_AVAILABLE_IN_0_1 bool quire_engine_set_observer (QuireEngine *engine, QuireEngineObserver observer, void *user_data, QuireDestroyNotify destroy);
 
 /**
  * quire_engine_get_state:
@@ -119,8 +131,10 @@ bool quire_engine_set_observer (QuireEngine *engine, QuireEngineObserver observe
  *
  * Returns: (transfer full) (nullable): JSON text, to free with quire_free(); %NULL when @engine
  *   is %NULL.
+ *
+ * Since: 0.1
  */
-char *quire_engine_get_state (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 char *quire_engine_get_state (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_get_presentation:
@@ -132,8 +146,10 @@ char *quire_engine_get_state (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
  *
  * Returns: (transfer full) (nullable): JSON text, to free with quire_free(); %NULL when @engine
  *   is %NULL.
+ *
+ * Since: 0.1
  */
-char *quire_engine_get_presentation (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 char *quire_engine_get_presentation (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_get_page_presentation:
@@ -145,8 +161,10 @@ char *quire_engine_get_presentation (QuireEngine *engine) QUIRE_WARN_UNUSED_RESU
  *
  * Returns: (transfer full) (nullable): JSON text, to free with quire_free(); %NULL when @engine
  *   is %NULL or no visible page has that index.
+ *
+ * Since: 0.1
  */
-char *quire_engine_get_page_presentation (QuireEngine *engine, int32_t index) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 char *quire_engine_get_page_presentation (QuireEngine *engine, int32_t index) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_snapshot:
@@ -157,8 +175,10 @@ char *quire_engine_get_page_presentation (QuireEngine *engine, int32_t index) QU
  *
  * Returns: (transfer full) (nullable): JSON text, to free with quire_free(); %NULL when @engine
  *   is %NULL.
+ *
+ * Since: 0.1
  */
-char *quire_engine_snapshot (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 char *quire_engine_snapshot (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_get_page_index:
@@ -167,8 +187,10 @@ char *quire_engine_snapshot (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
  * The current page's index among the visible pages (it changes when a transition completes).
  *
  * Returns: the index, from 0; -1 when @engine is %NULL.
+ *
+ * Since: 0.1
  */
-int32_t quire_engine_get_page_index (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 int32_t quire_engine_get_page_index (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_get_page_count:
@@ -177,8 +199,10 @@ int32_t quire_engine_get_page_index (QuireEngine *engine) QUIRE_WARN_UNUSED_RESU
  * How many pages are visible now (pages with a `visibleIf` come and go with the answers).
  *
  * Returns: the count; -1 when @engine is %NULL.
+ *
+ * Since: 0.1
  */
-int32_t quire_engine_get_page_count (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 int32_t quire_engine_get_page_count (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_get_page_id:
@@ -188,8 +212,10 @@ int32_t quire_engine_get_page_count (QuireEngine *engine) QUIRE_WARN_UNUSED_RESU
  *
  * Returns: (transfer full) (nullable): the id, to free with quire_free(); %NULL when @engine is
  *   %NULL.
+ *
+ * Since: 0.1
  */
-char *quire_engine_get_page_id (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 char *quire_engine_get_page_id (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_get_focus:
@@ -199,8 +225,10 @@ char *quire_engine_get_page_id (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
  *
  * Returns: (transfer full) (nullable): its id, to free with quire_free(); %NULL when nothing is
  *   focused or @engine is %NULL.
+ *
+ * Since: 0.1
  */
-char *quire_engine_get_focus (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 char *quire_engine_get_focus (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_is_completed:
@@ -210,8 +238,10 @@ char *quire_engine_get_focus (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
  * ignored.
  *
  * Returns: %TRUE when completed; %FALSE otherwise or when @engine is %NULL.
+ *
+ * Since: 0.1
  */
-bool quire_engine_is_completed (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 bool quire_engine_is_completed (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_get_outcome:
@@ -221,8 +251,10 @@ bool quire_engine_is_completed (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
  *
  * Returns: (transfer full) (nullable): `"finished"` or `"cancelled"`, to free with quire_free();
  *   %NULL before completion or when @engine is %NULL.
+ *
+ * Since: 0.1
  */
-char *quire_engine_get_outcome (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 char *quire_engine_get_outcome (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_get_result:
@@ -233,8 +265,10 @@ char *quire_engine_get_outcome (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
  *
  * Returns: (transfer full) (nullable): JSON text, to free with quire_free(); %NULL before
  *   completion or when @engine is %NULL.
+ *
+ * Since: 0.1
  */
-char *quire_engine_get_result (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 char *quire_engine_get_result (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_set_locale:
@@ -247,8 +281,10 @@ char *quire_engine_get_result (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
  *
  * Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT when
  *   @engine or @locale is %NULL, or @locale is empty, longer than 64 bytes or not UTF-8.
+ *
+ * Since: 0.1
  */
-bool quire_engine_set_locale (QuireEngine *engine, const char *locale, QuireEngineError **error);
+QUIRE_AVAILABLE_IN_0_1 bool quire_engine_set_locale (QuireEngine *engine, const char *locale, QuireEngineError **error);
 
 /**
  * quire_engine_get_locale:
@@ -258,8 +294,10 @@ bool quire_engine_set_locale (QuireEngine *engine, const char *locale, QuireEngi
  *
  * Returns: (transfer full) (nullable): the tag, to free with quire_free(); %NULL when @engine is
  *   %NULL.
+ *
+ * Since: 0.1
  */
-char *quire_engine_get_locale (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 char *quire_engine_get_locale (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_engine_set_viewport_width:
@@ -272,8 +310,10 @@ char *quire_engine_get_locale (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
  *
  * Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT when
  *   @engine is %NULL or @width is not a number from 1 to 100000 (what a snapshot restores).
+ *
+ * Since: 0.1
  */
-bool quire_engine_set_viewport_width (QuireEngine *engine, double width, QuireEngineError **error);
+QUIRE_AVAILABLE_IN_0_1 bool quire_engine_set_viewport_width (QuireEngine *engine, double width, QuireEngineError **error);
 
 /**
  * quire_engine_get_viewport_width:
@@ -282,8 +322,10 @@ bool quire_engine_set_viewport_width (QuireEngine *engine, double width, QuireEn
  * The width drags are measured against.
  *
  * Returns: the width in pixels; 0 when @engine is %NULL.
+ *
+ * Since: 0.1
  */
-double quire_engine_get_viewport_width (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 double quire_engine_get_viewport_width (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_free:
@@ -291,16 +333,20 @@ double quire_engine_get_viewport_width (QuireEngine *engine) QUIRE_WARN_UNUSED_R
  *
  * Frees text that a `quire_` function returned with `(transfer full)`. Such text comes from
  * malloc(), so free() and g_free() free it too.
+ *
+ * Since: 0.1
  */
-void quire_free (void *memory);
+QUIRE_AVAILABLE_IN_0_1 void quire_free (void *memory);
 
 /**
  * quire_engine_error_free:
  * @error: (nullable) (transfer full): an error, or %NULL (nothing happens)
  *
  * Frees an error and its message.
+ *
+ * Since: 0.1
  */
-void quire_engine_error_free (QuireEngineError *error);
+QUIRE_AVAILABLE_IN_0_1 void quire_engine_error_free (QuireEngineError *error);
 
 /**
  * quire_get_major_version:
@@ -308,8 +354,10 @@ void quire_engine_error_free (QuireEngineError *error);
  * The library's major version, which may differ from the headers' #QUIRE_MAJOR_VERSION.
  *
  * Returns: the major version.
+ *
+ * Since: 0.1
  */
-uint32_t quire_get_major_version (void) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 uint32_t quire_get_major_version (void) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_get_minor_version:
@@ -317,8 +365,10 @@ uint32_t quire_get_major_version (void) QUIRE_WARN_UNUSED_RESULT;
  * The library's minor version.
  *
  * Returns: the minor version.
+ *
+ * Since: 0.1
  */
-uint32_t quire_get_minor_version (void) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 uint32_t quire_get_minor_version (void) QUIRE_WARN_UNUSED_RESULT;
 
 /**
  * quire_get_micro_version:
@@ -326,8 +376,10 @@ uint32_t quire_get_minor_version (void) QUIRE_WARN_UNUSED_RESULT;
  * The library's micro version.
  *
  * Returns: the micro version.
+ *
+ * Since: 0.1
  */
-uint32_t quire_get_micro_version (void) QUIRE_WARN_UNUSED_RESULT;
+QUIRE_AVAILABLE_IN_0_1 uint32_t quire_get_micro_version (void) QUIRE_WARN_UNUSED_RESULT;
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,13 @@
-import Foundation
+// FoundationEssentials where the toolchain splits Foundation (Linux): libquire then needs neither
+// Foundation's full library nor ICU, most of a headless host's memory (docs/embedding.md).
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+#else
+    import Foundation
+#endif
 
 extension Flow {
     /// Caps on what a flow may hold, beyond the JSON caps.

@@ -1,4 +1,14 @@
-import Foundation
+// FoundationEssentials where the toolchain splits Foundation (Linux): libquire then needs neither
+// Foundation's full library nor ICU, most of a headless host's memory (docs/embedding.md).
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+#else
+    import Foundation
+#endif
+import Synchronization
 
 /// The fast path of `Flow.load(bytes:)`: reads a flow straight from its bytes in one pass, with no
 /// `JSONValue` tree, no JSON paths and no positions.
@@ -777,21 +787,21 @@ struct FlowReader {
 /// A flow's document: the `JSONValue` it was read from, or the bytes of a flow the fast path
 /// read, parsed the first time `Flow.document` is asked for (snapshots that embed the flow).
 final class FlowDocument: @unchecked Sendable {
-    /// Immutable; only `parsed` changes, under `lock`.
+    /// Immutable; only `parsed` changes, under its lock.
     private let bytes: [UInt8]
     private let limits: JSONLimits
-    private let lock = NSLock()
-    private var parsed: JSONValue?
+    private let parsed: Mutex<JSONValue?>
 
     init(_ value: JSONValue) {
         bytes = []
         limits = .default
-        parsed = value
+        parsed = Mutex(value)
     }
 
     init(bytes: [UInt8], limits: JSONLimits) {
         self.bytes = bytes
         self.limits = limits
+        parsed = Mutex(nil)
     }
 
     /// The entries of the display string the fast path read at `offset` of the bytes.
@@ -805,12 +815,12 @@ final class FlowDocument: @unchecked Sendable {
     }
 
     var value: JSONValue {
-        lock.lock()
-        defer { lock.unlock() }
-        if let parsed { return parsed }
-        // The fast path read these bytes under these limits, so they parse.
-        let value = (try? JSONParser.parse(bytes, limits: limits).value) ?? .null
-        parsed = value
-        return value
+        parsed.withLock { parsed in
+            if let parsed { return parsed }
+            // The fast path read these bytes under these limits, so they parse.
+            let value = (try? JSONParser.parse(bytes, limits: limits).value) ?? .null
+            parsed = value
+            return value
+        }
     }
 }

@@ -183,7 +183,10 @@ public enum LayoutPolicy {
             return "menus reach the application's actions"
         }
         let fileWords = ["icon", "file", "uri", "resource", "paintable", "texture", "image", "gicon", "pixbuf", "im-module", "cursor"]
-        if fileWords.contains(where: { property.contains($0) }) {
+        // A substring search over UTF-8 (String.contains(String) would make libquire load the
+        // _StringProcessing and _RegexParser runtime libraries for this one call).
+        let bytes = property.utf8
+        if fileWords.contains(where: { word in bytes.indices.contains { start in bytes[start...].starts(with: word.utf8) } }) {
             return "it names an icon, a file, a URI or a resource, and a layout may not make GTK open anything"
         }
         if property.hasSuffix("markup") {
@@ -449,7 +452,7 @@ public enum LayoutPolicy {
                     "a translatable text is looked up in translation catalogs outside the flow's folder; give texts in the flow (translatable=\"no\" or none)")
             }
             // GTK reads '_' in a property name as '-'.
-            let name = nameAttribute.value.replacingOccurrences(of: "_", with: "-")
+            let name = String(nameAttribute.value.map { $0 == "_" ? "-" : $0 })
             let owner = parent.map { "a child of a \($0)" } ?? "a \(className)"
             guard let value = allowed[name] else {
                 if let reason = refusal(of: name) {

@@ -1,4 +1,13 @@
-import Foundation
+// FoundationEssentials where the toolchain splits Foundation (Linux): libquire then needs neither
+// Foundation's full library nor ICU, most of a headless host's memory (docs/embedding.md).
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+#else
+    import Foundation
+#endif
 
 /// A page's GtkBuilder layout (`"layout": "pages/profile.ui"`), the seeds' xib: a file in the
 /// flow's folder whose widgets are bound to the page's fields by id.
@@ -30,7 +39,7 @@ public enum PageLayout {
         if path.hasPrefix("~") {
             return "the layout path '\(path)' starts with '~'; give a path relative to the flow's folder"
         }
-        if path.contains("\\") {
+        if path.utf8.contains(UInt8(ascii: "\\")) {
             return "the layout path '\(path)' contains a backslash; separate folders with '/'"
         }
         if path.split(separator: "/", omittingEmptySubsequences: false).contains("..") {

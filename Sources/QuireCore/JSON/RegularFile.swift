@@ -1,4 +1,13 @@
-import Foundation
+// FoundationEssentials where the toolchain splits Foundation (Linux): libquire then needs neither
+// Foundation's full library nor ICU, most of a headless host's memory (docs/embedding.md).
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+#else
+    import Foundation
+#endif
 
 /// Reads a file that must be a regular file of bounded size, and never waits on anything else.
 ///
@@ -68,7 +77,11 @@ public enum RegularFile {
                 bytes.append(contentsOf: repeatElement(0, count: min(max(4096, count), maxBytes + 1 - count)))
             }
             let read = bytes.withUnsafeMutableBytes { buffer in
-                Foundation.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                #if canImport(Glibc)
+                    Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                #else
+                    Foundation.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                #endif
             }
             if read < 0 {
                 if errno == EINTR { continue }

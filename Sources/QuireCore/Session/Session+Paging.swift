@@ -1,4 +1,13 @@
-import Foundation
+// FoundationEssentials where the toolchain splits Foundation (Linux): libquire then needs neither
+// Foundation's full library nor ICU, most of a headless host's memory (docs/embedding.md).
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+#else
+    import Foundation
+#endif
 
 /// The pager (UIPageViewController + UIPageControl): visible pages, the gate, programmatic moves
 /// with retargeting, drags with rubber band and snapping, ease-out animation driven by ticks.
