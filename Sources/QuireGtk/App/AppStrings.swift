@@ -75,20 +75,43 @@ struct AppStrings {
 /// hook for it, and the README's two commands both run `scripts/setup`. Without one, the app's
 /// strings are English (gettext's msgids).
 ///
-/// **Decision (which language):** the session's locale (`--locale`, else the user's), set as
-/// `LANGUAGE` — GTK's own strings (the About dialog's, the shortcuts window's) follow it too — with
-/// `LC_MESSAGES` moved off `C` to `C.UTF-8` when the process has no locale, as gettext ignores
-/// `LANGUAGE` under `C`.
+/// **Decision (which language):** the session's locale (`--locale`, else the user's), set once as
+/// the process's `LANGUAGE` when the app starts — GTK's own strings (the About dialog's, the
+/// shortcuts window's) follow it too — with `LC_MESSAGES` moved off `C` to `C.UTF-8` when the
+/// process has no locale, as gettext ignores `LANGUAGE` under `C`. A lookup in another language
+/// (tests) sets `LANGUAGE` for that lookup only.
 @MainActor
 enum Gettext {
     static let domain = "quire"
     private static var boundFolder: String??
-    private static var currentLanguage: String?
+    private static var prepared = false
+
+    /// The running app's language for the whole process (`QuireApplication.run`): `LANGUAGE`
+    /// set once, so GTK's own words follow the session's locale too.
+    static func setProcessLanguage(_ language: String) {
+        prepare()
+        setenv("LANGUAGE", language, 1)
+        dropCachedTranslations()
+    }
 
     static func translate(_ message: String, language: String) -> String {
-        setUp(language)
+        prepare()
+        let current = getenv("LANGUAGE").map { String(cString: $0) }
+        guard current != language else { return lookup(message) }
+        // Another language than the process's (tests ask for several): `LANGUAGE` for this one
+        // lookup, put back at once, so processes started meanwhile inherit the environment as it was.
+        setenv("LANGUAGE", language, 1)
+        dropCachedTranslations()
+        defer {
+            if let current { setenv("LANGUAGE", current, 1) } else { unsetenv("LANGUAGE") }
+            dropCachedTranslations()
+        }
+        return lookup(message)
+    }
+
+    private static func lookup(_ message: String) -> String {
         // Copied inside: without a translation gettext returns the msgid pointer it was given.
-        return message.withCString { id in dgettext(domain, id).map { String(cString: $0) } ?? message }
+        message.withCString { id in dgettext(domain, id).map { String(cString: $0) } ?? message }
     }
 
     /// Where the catalogues were found (nil: none; the strings stay English).
@@ -99,19 +122,18 @@ enum Gettext {
         return found
     }
 
-    private static func setUp(_ language: String) {
-        guard language != currentLanguage else { return }
-        if currentLanguage == nil {
-            let messages = setlocale(LC_MESSAGES, nil).map { String(cString: $0) } ?? "C"
-            if messages == "C" || messages == "POSIX" { setlocale(LC_MESSAGES, "C.UTF-8") }
-        }
-        currentLanguage = language
-        let current = getenv("LANGUAGE").map { String(cString: $0) }
-        if current != language { setenv("LANGUAGE", language, 1) }
+    private static func prepare() {
+        guard !prepared else { return }
+        prepared = true
+        let messages = setlocale(LC_MESSAGES, nil).map { String(cString: $0) } ?? "C"
+        if messages == "C" || messages == "POSIX" { setlocale(LC_MESSAGES, "C.UTF-8") }
         if let folder { bindtextdomain(domain, folder) }
         bind_textdomain_codeset(domain, "UTF-8")
-        // Setting the default domain to itself makes gettext drop the translations it cached for
-        // the last language (glibc's documented signal that the environment changed).
+    }
+
+    /// Setting the default domain to itself makes gettext drop the translations it cached
+    /// (glibc's documented signal that the environment changed).
+    private static func dropCachedTranslations() {
         if let current = textdomain(nil) { textdomain(current) }
     }
 

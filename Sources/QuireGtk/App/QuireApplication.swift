@@ -106,6 +106,8 @@ public final class QuireApplication {
         MainQueueBridge.install()
         var options = options
         if options.measureStart != nil { options.startupMarks.append(("gtk-init", Int(g_get_monotonic_time()))) }
+        // The app's words and GTK's own in the session's language (AppStrings.swift, `Gettext`).
+        Gettext.setProcessLanguage(AppStrings(locale: options.locale ?? userLocale()).language)
         let application = QuireApplication(flow: flow, options: options)
         return application.run()
     }
