@@ -32,6 +32,9 @@ public final class WalkthroughView: SessionView {
     private let inset = Revealer(GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP, milliseconds: 200)
     private let insetSpace = Box(GTK_ORIENTATION_VERTICAL)
     private let keys = KeyController()
+    /// Tab and shift+Tab while keyboard focus is in the window's header bar (Cancel, the primary
+    /// menu): outside the view, so `keys` never sees them.
+    private let headerKeys = KeyController()
     private var mapped = false
     /// Where keyboard focus goes once the pages settle: a field on a page still sliding in.
     private var pendingLanding: KeyboardFocus?
@@ -85,6 +88,17 @@ public final class WalkthroughView: SessionView {
     /// the same either way: Cancel first (docs/session-semantics.md, "Keyboard focus").
     public func placeCancel(inHeaderBar header: Widget) {
         cancelHeader = header
+        // The desktop keyboard order goes on from the header bar into the page (Cancel, then
+        // the first field): Tab there follows the core's model, not GTK's widget order.
+        headerKeys.propagationPhase = GTK_PHASE_CAPTURE
+        headerKeys.onKeyPressed { [weak self] keyval, _, state in
+            guard let self, gtk_widget_get_mapped(self.root.widget) != 0,
+                let key = KeyTranslation.key(keyval: keyval, state: state), key == .tab || key == .shiftTab
+            else { return false }
+            self.tab(forward: key == .tab)
+            return true
+        }
+        header.addController(headerKeys)
         root.onMap { [weak self] in self?.moveCancel(toHeader: true) }
         root.onUnmap { [weak self] in self?.moveCancel(toHeader: false) }
         if gtk_widget_get_mapped(root.widget) != 0 { moveCancel(toHeader: true) }
