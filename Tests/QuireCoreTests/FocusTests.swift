@@ -113,6 +113,22 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) throws -> Session {
         #expect(session.at("focus") == "color")
     }
 
+    /// A refusal notice's button is a stop between Cancel and the chain while it is shown, so a
+    /// keyboard user reaches "Go to page N" with Tab; without a notice it is not there.
+    @Test func aShownNoticeIsAStopBetweenCancelAndTheChain() throws {
+        let session = try onForm()
+        let (stops, before) = session.keyboardStops(noticeShown: true)
+        #expect(stops == [.cancel, .notice] + session.keyboardStops.dropFirst())
+        #expect(before == 2)
+        #expect(session.keyboardStep(from: .cancel, forward: true, noticeShown: true) == .stop(.notice))
+        #expect(session.keyboardStep(from: .notice, forward: true, noticeShown: true) == .chain)
+        #expect(session.keyboardStep(from: .notice, forward: false, noticeShown: true) == .stop(.cancel))
+        #expect(session.keyboardStep(from: stops[2], forward: false, noticeShown: true) == .chain)
+        #expect(session.keyboardStep(from: .cancel, forward: true) == .chain)
+        #expect(!session.keyboardStops.contains(.notice))
+        #expect(KeyboardStop.notice.name == "notice")
+    }
+
     @Test func keyboardStepsGoRoundTheStopsAndBackIntoTheChain() throws {
         var session = try onForm()
         let stops = session.keyboardStops

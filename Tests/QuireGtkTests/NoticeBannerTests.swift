@@ -42,6 +42,33 @@ struct NoticeBannerTests {
         #expect(!view.banner.revealer.revealed)
     }
 
+    /// The notice's button is reached with Tab: after Cancel, before the page (the core's
+    /// `keyboardStops(noticeShown:)`); gone with the notice.
+    @Test func tabReachesTheNoticesButtonAfterCancel() throws {
+        let (view, window) = try open()
+        defer { window.close() }
+        window.wait(until: { view.focusedStop == .next })
+        quire_signal_emit(try #require(view.chrome.button(.skip)).pointer, "clicked")
+        #expect(view.banner.revealer.revealed)
+        window.wait(until: { view.banner.revealer.childRevealed })
+        #expect(view.land(.stop(.cancel)))
+        #expect(view.focusedStop == .cancel)
+        #expect(view.press("Tab"))
+        #expect(view.focusedStop == .notice)
+        #expect(view.focusWidget == view.banner.button.widget)
+        // The welcome page has no fields: Tab goes on to the controls; shift+Tab comes back.
+        #expect(view.press("Tab"))
+        #expect(view.focusedStop == view.host.session.keyboardStops[1])
+        #expect(view.press("ISO_Left_Tab", GDK_SHIFT_MASK))
+        #expect(view.focusedStop == .notice)
+        // Return on it goes there, as its click does, and the notice (and its stop) goes.
+        quire_signal_emit(view.banner.button.pointer, "clicked")
+        view.host.send(.settle)
+        #expect(view.host.session.currentIndex == 1)
+        #expect(view.banner.notice == nil)
+        #expect(view.focusedStop != .notice)
+    }
+
     @Test func cancelSitsInTheHeaderBarFirstInTabOrderAndComesBackWhenTheViewLeaves() throws {
         let view = WalkthroughView(host: SessionHost(Session(flow: try GtkTest.flow("focus-onboarding.json"))))
         let window = ObjectRef(UnsafeMutableRawPointer(gtk_window_new()!), .sink)
@@ -96,5 +123,17 @@ extension EndToEndTests {
         #expect(dumps[1].contains { $0.hasPrefix("push button\tGo to page 2\t") })
         #expect(!dumps[2].contains { $0.hasPrefix("alert\t") })
         #expect(!dumps[2].contains { $0.contains(sentence) })
+    }
+
+    /// The same with the keyboard alone (real keys): from Next, Tab reaches Cancel, then the
+    /// notice's button; Return on it goes to page 2.
+    @Test func aKeyboardUserReachesTheNoticesButton() throws {
+        let sentence = "Name is required — on page 2, About you"
+        let dumps = try walk([
+            "sleep 1", "key alt+s", "wait alert:\(sentence)", "sleep 0.5", "key Tab", "key Tab", "sleep 0.5", "key Return",
+            "wait slider:Page 2 of 5", "sleep 1", "dump",
+        ])
+        try #require(dumps.count == 1)
+        #expect(!dumps[0].contains { $0.hasPrefix("alert\t") })
     }
 }

@@ -8,13 +8,16 @@
 /// sits between the first stop (Cancel) and the others. Tab past the last field goes to the
 /// first stop after Cancel, shift+Tab before the first field to Cancel; Tab on Cancel comes into
 /// the chain (`Tab` with nothing focused), shift+Tab on the first stop after Cancel to the last
-/// field; a page without editable fields goes round its stops.
+/// field; a page without editable fields goes round its stops. While a refusal notice is shown
+/// (under the header bar), its button is a stop between Cancel and the chain.
 
 /// A place keyboard focus can rest outside the first-responder chain.
 public enum KeyboardStop: Sendable, Hashable {
     /// A toggle field (not a first responder: it flips on a press).
     case toggle(String)
     case back, indicator, skip, next, finish, cancel
+    /// The shown refusal notice's button that goes to the field's page (`RefusalNotice.event`).
+    case notice
 
     /// `button:back`, `indicator`, a toggle's field id, …: the name scripts use.
     public var name: String {
@@ -26,6 +29,7 @@ public enum KeyboardStop: Sendable, Hashable {
         case .next: "button:next"
         case .finish: "button:finish"
         case .cancel: "button:cancel"
+        case .notice: "notice"
         }
     }
 }
@@ -118,17 +122,25 @@ extension Session {
         return stops.first ?? .cancel
     }
 
+    /// The stops with a refusal notice shown (`noticeShown`): its button after Cancel, before
+    /// the chain. How many stops then come before the chain.
+    public func keyboardStops(noticeShown: Bool) -> (stops: [KeyboardStop], beforeChain: Int) {
+        var stops = keyboardStops
+        guard noticeShown, !stops.isEmpty else { return (stops, Self.stopsBeforeChain) }
+        stops.insert(.notice, at: Self.stopsBeforeChain)
+        return (stops, Self.stopsBeforeChain + 1)
+    }
+
     /// Tab (`forward`) or shift+Tab with keyboard focus on `stop` (nil: on none of them, e.g.
-    /// a stop that has just been disabled).
-    public func keyboardStep(from stop: KeyboardStop?, forward: Bool) -> KeyboardStep {
-        let stops = keyboardStops
+    /// a stop that has just been disabled), with a refusal notice shown or not.
+    public func keyboardStep(from stop: KeyboardStop?, forward: Bool, noticeShown: Bool = false) -> KeyboardStep {
+        let (stops, before) = keyboardStops(noticeShown: noticeShown)
         let hasChain = focusTarget(.tab(forward: forward)) != nil
         guard let stop, let index = stops.firstIndex(of: stop) else {
             if hasChain { return .chain }
             return stops.isEmpty ? .chain : .stop(forward ? stops[0] : stops[stops.count - 1])
         }
-        // The chain sits between the stops before it (Cancel) and the rest.
-        let before = Self.stopsBeforeChain
+        // The chain sits between the stops before it (Cancel, the notice) and the rest.
         if hasChain && (forward ? index == before - 1 : index == before) { return .chain }
         let next = (index + (forward ? 1 : -1) + stops.count) % stops.count
         return .stop(stops[next])

@@ -18,6 +18,7 @@ extension WalkthroughView {
         case .next: return chrome.button(.next)
         case .finish: return chrome.button(.finish)
         case .cancel: return chrome.button(.cancel)
+        case .notice: return banner.notice == nil ? nil : banner.button
         }
     }
 
@@ -56,7 +57,7 @@ extension WalkthroughView {
 
     /// The stop keyboard focus is on now, if any.
     var focusedStop: KeyboardStop? {
-        host.session.keyboardStops.first { stop in widget(for: stop).map(hasFocus) ?? false }
+        host.session.keyboardStops(noticeShown: banner.notice != nil).stops.first { stop in widget(for: stop).map(hasFocus) ?? false }
     }
 
     /// The field whose own widget has keyboard focus while it is not first responder (a picker
@@ -125,7 +126,7 @@ extension WalkthroughView {
             host.send(.tap(.field(field)))
             host.send(.key(key))
         } else {
-            switch session.keyboardStep(from: focusedStop, forward: forward) {
+            switch session.keyboardStep(from: focusedStop, forward: forward, noticeShown: banner.notice != nil) {
             case .stop(let stop): land(.stop(stop))
             case .chain: host.send(.key(key))
             }
