@@ -161,7 +161,7 @@ def replay(script_path):
         session.set_viewport_width(script["viewport"]["width"])
     for step in script["steps"]:
         if "expect" in step or "expectEmitted" in step or "expectExactly" in step or "expectEmittedExactly" in step \
-                or "expectKeyboardFocus" in step:
+                or "expectKeyboardFocus" in step or "expectNotice" in step:
             continue
         if "restart" in step:
             session = Quire.Session.restore(session.snapshot_json())

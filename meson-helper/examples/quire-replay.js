@@ -19,7 +19,7 @@ function replay(path) {
         session.set_viewport_width(script.viewport.width);
     for (const step of script.steps) {
         if ('expect' in step || 'expectEmitted' in step || 'expectExactly' in step || 'expectEmittedExactly' in step
-            || 'expectKeyboardFocus' in step)
+            || 'expectKeyboardFocus' in step || 'expectNotice' in step)
             continue;
         if ('restart' in step)
             session = Quire.Session.restore(session.snapshot_json());

@@ -23,7 +23,8 @@ string replay (string path) throws Error {
     foreach (var step in script.get_array_member ("steps").get_elements ()) {
         var object = step.get_object ();
         if (object.has_member ("expect") || object.has_member ("expectEmitted")
-            || object.has_member ("expectExactly") || object.has_member ("expectEmittedExactly") || object.has_member ("expectKeyboardFocus")) {
+            || object.has_member ("expectExactly") || object.has_member ("expectEmittedExactly") || object.has_member ("expectKeyboardFocus")
+            || object.has_member ("expectNotice")) {
             continue;
         }
         if (object.has_member ("restart")) {
