@@ -330,19 +330,17 @@ public struct FlowLint: Sendable {
                 case .object(let object) = fields[within]
             else { continue }
             let path = JSONPath.root + "pages" + field.page + "fields" + within
-            if object["min"] != nil, !options.isRepresentable(options.min) {
+            let wheels = "minuteInterval \(options.minuteInterval)\(options.hasSeconds ? "" : ", no seconds wheel")"
+            let ends: [(key: String, value: Int, reachable: Int, words: String, kind: Kind)] = [
+                ("min", options.min, options.snappedMin, "smallest", .minUnreachable),
+                ("max", options.max, options.clampedMax, "largest", .maxUnreachable),
+            ]
+            for end in ends where object[end.key] != nil && !options.isRepresentable(end.value) {
                 warnings.append(
                     Warning(
-                        path: path + "min",
-                        message: "field '\(field.id)': min \(options.min) cannot be shown by the wheels (minuteInterval \(options.minuteInterval)\(options.hasSeconds ? "" : ", no seconds wheel")); the smallest value a person can pick is \(options.snappedMin)",
-                        kind: .minUnreachable, field: fieldIndex))
-            }
-            if object["max"] != nil, !options.isRepresentable(options.max) {
-                warnings.append(
-                    Warning(
-                        path: path + "max",
-                        message: "field '\(field.id)': max \(options.max) cannot be shown by the wheels (minuteInterval \(options.minuteInterval)\(options.hasSeconds ? "" : ", no seconds wheel")); the largest value a person can pick is \(options.clampedMax)",
-                        kind: .maxUnreachable, field: fieldIndex))
+                        path: path + end.key,
+                        message: "field '\(field.id)': \(end.key) \(end.value) cannot be shown by the wheels (\(wheels)); the \(end.words) value a person can pick is \(end.reachable)",
+                        kind: end.kind, field: fieldIndex))
             }
         }
     }
