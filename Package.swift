@@ -5,7 +5,7 @@ import PackageDescription
 // Quire: a paged-form and input-session engine.
 //
 // QuireCore and QuireHarness import Foundation only, so `swift build` and `swift test` work on a
-// machine without GTK. The GTK 4 shell (CGtk, CGtkShim, QuireGtk, QuireGtkTests) and `quire run`
+// machine without GTK. The GTK 4 shell (CGtk, CGtkShim, GtkBindings, QuireGtk, QuireApp, QuireGtkTests) and `quire run`
 // are added only when `pkg-config --exists gtk4` succeeds while this manifest is read and
 // QUIRE_GTK is not 0: `swift test` builds every target of a package, and a system-library target
 // whose headers are missing does not build (docs/building.md).
@@ -78,13 +78,19 @@ if let gtk = gtkFlags {
             // default DWARF 5, which breaks the embedding tests' valgrind runs.
             name: "CGtkShim", dependencies: ["CGtk"], cSettings: [.unsafeFlags(gtk.includes + ["-gdwarf-4"])],
             linkerSettings: links + [.linkedLibrary("X11"), .linkedLibrary("dispatch")]),
-        .target(name: "QuireGtk", dependencies: ["CGtk", "CGtkShim", "QuireCore", "QuireHarness"], swiftSettings: swiftIncludes),
+        // The GTK shell in three layers: Swift over GTK's C API (no Quire), the views of a session
+        // (what libquire-gtk embeds), and the walkthrough app with its replay driver (`quire run`).
+        .target(name: "GtkBindings", dependencies: ["CGtk", "CGtkShim"], swiftSettings: swiftIncludes),
+        .target(name: "QuireGtk", dependencies: ["GtkBindings", "CGtk", "CGtkShim", "QuireCore"], swiftSettings: swiftIncludes),
+        .target(
+            name: "QuireApp", dependencies: ["QuireGtk", "GtkBindings", "CGtk", "CGtkShim", "QuireCore", "QuireHarness"],
+            swiftSettings: swiftIncludes),
         .testTarget(
-            name: "QuireGtkTests", dependencies: ["QuireGtk", "QuireCore", "QuireHarness", "CGtk", "CGtkShim"],
+            name: "QuireGtkTests", dependencies: ["QuireApp", "QuireGtk", "GtkBindings", "QuireCore", "QuireHarness", "CGtk", "CGtkShim"],
             exclude: ["EndToEnd", "Golden"],
             swiftSettings: swiftIncludes),
     ]
-    quireDependencies.append("QuireGtk")
+    quireDependencies += ["QuireApp", "QuireGtk"]
     quireSettings += swiftIncludes + [.define("QUIRE_GTK")]
 }
 
@@ -148,9 +154,9 @@ package.targets += [
 if let gtk = gtkFlags {
     let swiftIncludes: [SwiftSetting] = [.unsafeFlags(gtk.includes.flatMap { ["-Xcc", $0] })]
     package.targets += [
-        .target(name: "QuireEmbedGtk", dependencies: ["QuireEmbed", "QuireGtk", "QuireCore", "CQuire", "CGtk", "CGtkShim"], swiftSettings: swiftIncludes),
+        .target(name: "QuireEmbedGtk", dependencies: ["QuireEmbed", "QuireGtk", "GtkBindings", "QuireCore", "CQuire", "CGtk", "CGtkShim"], swiftSettings: swiftIncludes),
         .testTarget(
-            name: "QuireEmbedGtkTests", dependencies: ["QuireEmbedGtk", "QuireEmbed", "QuireGtk", "QuireCore", "CQuire", "CGtk", "CGtkShim"],
+            name: "QuireEmbedGtkTests", dependencies: ["QuireEmbedGtk", "QuireEmbed", "QuireGtk", "GtkBindings", "QuireCore", "CQuire", "CGtk", "CGtkShim"],
             swiftSettings: swiftIncludes),
     ]
 }

@@ -4,6 +4,7 @@ import QuireCore
 import QuireHarness
 
 #if QUIRE_GTK
+    import QuireApp
     import QuireGtk
 #endif
 

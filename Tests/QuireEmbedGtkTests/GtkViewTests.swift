@@ -8,6 +8,8 @@ import Testing
 @testable import QuireEmbed
 @testable import QuireEmbedGtk
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// `quire_engine_gtk_view_new`: the walkthrough view over an engine a C app owns. These need a
 /// display (`scripts/test` runs them under Xvfb with G_DEBUG=fatal-warnings).

@@ -4,6 +4,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// What the views tell assistive technology and how they follow the desktop's animations
 /// setting, in a real window (the AT-SPI side is Tests/RealInput's a11y/* cases).

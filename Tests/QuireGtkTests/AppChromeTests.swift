@@ -5,6 +5,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// The app's own strings go through gettext: every `tr("…")` of AppStrings.swift is in
 /// po/quire.pot, and po/ja.po translates every one of them (scripts/update-po keeps them so).
@@ -34,7 +36,7 @@ struct AppStringsTests {
 
     @Test func theCatalogueTemplateHoldsEveryStringOfTheApp() throws {
         let source = try String(
-            contentsOf: GtkTest.packageRoot.appendingPathComponent("Sources/QuireGtk/App/AppStrings.swift"), encoding: .utf8)
+            contentsOf: GtkTest.packageRoot.appendingPathComponent("Sources/QuireApp/App/AppStrings.swift"), encoding: .utf8)
         let calls = Set(source.matches(of: /tr\("((?:[^"\\]|\\.)*)"/).map { String($0.output.1) })
         #expect(calls.count > 20)
         #expect(try Self.msgids("po/quire.pot") == calls, "run scripts/update-po")

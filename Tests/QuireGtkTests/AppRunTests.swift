@@ -3,6 +3,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// A `quire run` process with its output collected as it comes (the tests read it while the app
 /// runs, and kill it at moments of their choosing).

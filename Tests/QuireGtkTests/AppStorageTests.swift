@@ -3,6 +3,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// What the app keeps between runs, and what it does with a file it cannot use: moved aside with
 /// a message naming both paths, never deleted or overwritten.

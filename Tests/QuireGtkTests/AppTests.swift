@@ -3,6 +3,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 @Suite struct DemoFlowTests {
     @Test func theEmbeddedDemoFlowIsTheFileInData() throws {

@@ -4,6 +4,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// A text field's entry edited the way GtkText edits it (at the cursor, over a selection, an
 /// input method's commit), each change an `edit` the session decides; and keyboard focus where the

@@ -2,6 +2,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 @Suite struct FocusTimerTests {
     @Test func itShowsMinutesAndSecondsOrHoursFromAnHourUp() {

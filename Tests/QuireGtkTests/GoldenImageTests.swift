@@ -5,6 +5,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// Golden images of the demo walkthrough, drawn in-process with the cairo renderer (byte-stable
 /// on the same machine, fonts and theme): each page, the open duration picker and the open choice

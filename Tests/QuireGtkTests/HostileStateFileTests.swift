@@ -3,6 +3,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// The app's state files as an attacker (or a broken disk) leaves them (issue 19): a named pipe,
 /// a link to `/dev/zero`, a 2 GiB sparse file, a hand-edited position off the pages. Each is

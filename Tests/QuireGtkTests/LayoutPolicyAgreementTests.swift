@@ -5,6 +5,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// The core's layout policy (`LayoutPolicy`, what `quire check` applies without GTK) held to the
 /// GTK that `quire run` builds layouts with: every class and property it allows exists in this

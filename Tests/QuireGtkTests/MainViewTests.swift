@@ -4,6 +4,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// The main window's two views of one focus timer: the panel and the header button's popover.
 @MainActor

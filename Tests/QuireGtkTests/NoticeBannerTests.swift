@@ -4,6 +4,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// The refusal notice's banner and Cancel in the header bar (issue 20, items 2 and 6), in a real
 /// window on the test display, driven through GTK's own signals.

@@ -3,6 +3,8 @@ import CGtkShim
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// One owner per GObject reference, closures owned by GLib: checked the way libadwaita's tests
 /// check finalization (a weak reference that fires when the object is finalized).

@@ -5,6 +5,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// Pages laid out by GtkBuilder files (data/flows/layout-onboarding.json): the layout's own
 /// widgets are bound to the fields, both ways; bad layouts are reported, never half-bound.

@@ -6,6 +6,8 @@ import QuireHarness
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// Every script in data/sessions, replayed through the real widgets (`ReplayDriver`), ends
 /// exactly as the headless harness says: the same verdict, the same final state.

@@ -4,6 +4,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// Every typed signal helper the views use, connected and emitted with real arguments (from C,
 /// as GTK emits them: `quire_signal_emit_*`, or GTK's own functions where they emit the signal):

@@ -5,6 +5,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// GTK tests need a display: `scripts/test` runs them under Xvfb and a private session bus with
 /// `G_DEBUG=fatal-warnings` (any GTK warning aborts). Without a display they are skipped.

@@ -5,6 +5,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// The pictures of `quire run --replay --trace` (`TraceCamera`).
 @MainActor

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 @Suite struct VelocityTrackerTests {
     @Test func velocityIsDistanceOverTheLastWindowPerSecond() {

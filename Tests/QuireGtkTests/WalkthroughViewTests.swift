@@ -4,6 +4,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// The views, in a real window on the test display, driven only through the session host and
 /// GTK's own signals.

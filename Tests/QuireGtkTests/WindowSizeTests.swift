@@ -5,6 +5,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// Window sizes (docs/gtk-shell.md, "Window sizes"): usable from 360×640 to 1920×1080 — the
 /// walkthrough fits 360 px, a picker never resizes the window, the panel and the page content are

@@ -1,3 +1,4 @@
+import GtkBindings
 import CGtk
 
 /// Small cairo/pango helpers shared by the drawn views (indicator, wheels).

@@ -1,3 +1,4 @@
+import GtkBindings
 import CGtk
 import QuireCore
 

@@ -1,3 +1,4 @@
+import GtkBindings
 import CGtk
 import CGtkShim
 import QuireCore
@@ -154,13 +155,6 @@ final class LoadedLayout {
         if quire_is_a(object, gtk_button_get_type()) != 0 { return .button }
         if quire_is_a(object, gtk_label_get_type()) != 0 { return .label }
         return .other
-    }
-
-    private static func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
-        let copies = strings.map { strdup($0) }
-        defer { for copy in copies { free(copy) } }
-        let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }
 

@@ -1,3 +1,4 @@
+import GtkBindings
 import QuireCore
 
 /// A view of the session: told after every event, it compares what it shows with the session's

@@ -1,3 +1,4 @@
+import GtkBindings
 import CGtk
 import CGtkShim
 import QuireCore
@@ -191,6 +192,10 @@ public final class WalkthroughView: SessionView {
             }
         }
     }
+
+    /// Whether GTK has laid the view out: the window and the indicator have a width (clicks
+    /// land where the widgets are only after that).
+    package var isLaidOut: Bool { root.width > 0 && chrome.indicator.area.width > 0 }
 
     /// A key press as GDK would deliver it to the window (tests); true when handled.
     func press(_ keyName: String, _ modifiers: GdkModifierType = GdkModifierType(0)) -> Bool {

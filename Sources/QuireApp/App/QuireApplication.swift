@@ -1,3 +1,5 @@
+import GtkBindings
+import QuireGtk
 import CGtk
 import CGtkShim
 import Glibc
@@ -650,16 +652,6 @@ func peakResidentMiB() -> Double? {
         if let kb = Double(digits) { return kb / 1024 }
     }
     return nil
-}
-
-/// Calls `body` with a NULL-terminated C array of the strings.
-@MainActor
-func withCStrings<T>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> T) -> T {
-    let copies = strings.map { strdup($0) }
-    defer { for copy in copies { free(copy) } }
-    var list: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
-    list.append(nil)
-    return list.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
 }
 
 func printError(_ message: String) {

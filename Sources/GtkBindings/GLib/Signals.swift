@@ -5,9 +5,9 @@ import CGtkShim
 /// to `g_signal_connect_data` and released in the destroy notifier, which GLib calls when the
 /// handler is disconnected or the instance is finalized (swift-cross-ui once freed an unretained
 /// box too early; this one cannot be).
-final class SignalBox<Handler> {
-    let handler: Handler
-    init(_ handler: Handler) { self.handler = handler }
+package final class SignalBox<Handler> {
+    package let handler: Handler
+    package init(_ handler: Handler) { self.handler = handler }
 }
 
 /// Releases a box when GLib lets go of a handler.
@@ -19,10 +19,10 @@ private func releaseBox(_ data: gpointer?, _ closure: UnsafeMutablePointer<GClos
 private let releaseBoxNotify: GClosureNotify = { data, closure in releaseBox(data, closure) }
 
 /// A C pointer carried into `MainActor.assumeIsolated` (we are on the main thread already).
-struct CPointer: @unchecked Sendable {
-    let raw: UnsafeMutableRawPointer?
-    init(_ raw: UnsafeMutableRawPointer?) { self.raw = raw }
-    init(_ opaque: OpaquePointer?) { raw = opaque.map(UnsafeMutableRawPointer.init) }
+public struct CPointer: @unchecked Sendable {
+    public let raw: UnsafeMutableRawPointer?
+    public init(_ raw: UnsafeMutableRawPointer?) { self.raw = raw }
+    public init(_ opaque: OpaquePointer?) { raw = opaque.map(UnsafeMutableRawPointer.init) }
 }
 
 private func box<Handler>(_ data: CPointer, _: Handler.Type) -> Handler {

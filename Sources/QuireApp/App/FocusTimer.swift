@@ -1,3 +1,5 @@
+import GtkBindings
+import QuireGtk
 import QuireCore
 
 /// The main window's focus timer (the seeds' countdown with start / pause / reset and an `mm:ss`

@@ -1,3 +1,5 @@
+import GtkBindings
+import QuireGtk
 import CGtk
 import CGtkShim
 import QuireCore

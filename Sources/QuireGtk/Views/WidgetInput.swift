@@ -1,3 +1,4 @@
+import GtkBindings
 import CGtk
 import CGtkShim
 import QuireCore
@@ -5,7 +6,7 @@ import QuireCore
 extension WalkthroughView {
     /// Performs the user's input for `event` on the widgets (a click, a key press, text into
     /// the focused entry, a wheel turned, a drag); false when no widget can.
-    func perform(_ event: Event) -> Bool {
+    package func perform(_ event: Event) -> Bool {
         let session = host.session
         switch event {
         case .tap(let target):

@@ -56,21 +56,21 @@ extension DrawingArea {
     /// to a drawing area whatever its role. The stand-in covers the area, takes no pointer input
     /// (the area's gestures keep working) and takes keyboard focus and the accessible name and
     /// value in the area's stead; the area keeps its content size and drawing.
-    func attachValueProxy(role: GtkAccessibleRole) -> Widget {
+    public func attachValueProxy(role: GtkAccessibleRole) -> Widget {
         Widget(existing: UnsafeMutableRawPointer(quire_value_area_attach(pointer, role)!))
     }
 }
 
 /// Widgets made with an accessible role other than their class's (the role is construct-only).
 @MainActor
-enum AccessibleWidgets {
+public enum AccessibleWidgets {
     /// A GtkButton that reports `role` (a list item, a radio button).
-    static func button(role: GtkAccessibleRole) -> Button {
+    public static func button(role: GtkAccessibleRole) -> Button {
         Button(existing: UnsafeMutableRawPointer(quire_widget_new_with_role(gtk_button_get_type(), role)!))
     }
 
     /// A GtkBox that reports `role` (a list).
-    static func box(_ orientation: GtkOrientation, spacing: Int32, role: GtkAccessibleRole) -> Box {
+    public static func box(_ orientation: GtkOrientation, spacing: Int32, role: GtkAccessibleRole) -> Box {
         let box = Box(existing: UnsafeMutableRawPointer(quire_widget_new_with_role(gtk_box_get_type(), role)!))
         gtk_orientable_set_orientation(OpaquePointer(box.pointer), orientation)
         gtk_box_set_spacing(quire_box(box.pointer), spacing)

@@ -1,3 +1,5 @@
+import GtkBindings
+import QuireGtk
 import CGtk
 import CGtkShim
 import QuireCore
@@ -88,7 +90,7 @@ public final class ReplayDriver: SessionDriver {
             self.view = view
             gtk_window_set_child(quire_window(window), view.root.widget)
             // Clicks land where the widgets are: wait for the first layout.
-            Toolkit.run(milliseconds: 3000) { view.root.width > 0 && view.chrome.indicator.area.width > 0 }
+            Toolkit.run(milliseconds: 3000) { view.isLaidOut }
             settle()
         }
 

@@ -1,3 +1,4 @@
+import GtkBindings
 import CGtk
 
 /// The walkthrough's stylesheet: the few things Adwaita has no class for (its own background, so
@@ -12,8 +13,8 @@ import CGtk
 /// serves both styles and any theme that defines them. `.dim-label` (a picker's "Not set") is
 /// dimmed to 75 % rather than Adwaita's 55 %, which is 3.9:1 on dark.
 @MainActor
-enum Style {
-    static let css = """
+package enum Style {
+    package static let css = """
         .quire-walkthrough { background-color: @theme_bg_color; }
         .quire-input-panel { border-top: 1px solid alpha(currentColor, 0.15); box-shadow: 0 -2px 8px alpha(black, 0.12); }
         .quire-value-button.quire-editing { background-image: none; background-color: alpha(@theme_selected_bg_color, 0.3); }
@@ -28,7 +29,7 @@ enum Style {
 
     private static var installed = false
 
-    static func install() {
+    package static func install() {
         guard !installed, let display = gdk_display_get_default() else { return }
         installed = true
         let provider = gtk_css_provider_new()
