@@ -117,23 +117,10 @@ final class PagerView: SessionView {
     private func render(_ session: Session, buildingEverything: Bool) {
         let pager = session.pager
         position = pager.position
-        let current = session.currentIndex
-        // Slots: the current page and its neighbours, and the two pages the position lies
-        // between (an indicator jump or a wrap passes pages that are not neighbours).
-        var slots: [Int] = [current - 1, current, current + 1]
-        let below = Int(pager.position.rounded(.down))
-        slots += [below, below + 1]
-        // A move under way: its target's neighbours will be wanted when it lands.
-        if let transition = session.transition, transition.to != current {
-            let target = Int(pager.position.rounded()) + (transition.to - normalizedIndex(pager.position, pager))
-            slots += [target - 1, target, target + 1]
-        }
-        var wanted: [Int: Int] = [:]  // page index → slot
-        for slot in slots {
-            guard let index = pageIndex(atSlot: slot, pager) else { continue }
-            if let existing = wanted[index], abs(Double(existing) - pager.position) <= abs(Double(slot) - pager.position) { continue }
-            wanted[index] = slot
-        }
+        // Which pages to keep built, and where, is the core's decision (`Session.pageSlots`).
+        let slots = session.pageSlots
+        var wanted: [Int: PageSlot] = [:]
+        for slot in slots { wanted[slot.index] = slot }
         var deferred = false
         for (index, built) in pages where wanted[index] == nil {
             if !buildingEverything && abs(Double(built.slot) - pager.position) >= 1 {
@@ -143,17 +130,17 @@ final class PagerView: SessionView {
             root.release(built.view.root)
             pages[index] = nil
         }
-        for (index, slot) in wanted {
-            if let built = pages[index] {
-                guard let page = session.presentPage(at: index) else { continue }
+        for slot in slots {
+            if let built = pages[slot.index] {
+                guard let page = session.presentPage(at: slot.index) else { continue }
                 built.view.update(page)
-                pages[index] = (slot, built.view)
-            } else if !buildingEverything && abs(Double(slot) - pager.position) >= 1 {
+                pages[slot.index] = (slot.slot, built.view)
+            } else if !buildingEverything && !slot.onScreen {
                 deferred = true  // not on screen yet: built when the loop is idle
-            } else if let host, let page = session.presentPage(at: index) {
+            } else if let host, let page = session.presentPage(at: slot.index) {
                 let view = PageView(page, host: host)
                 root.adopt(view.root)
-                pages[index] = (slot, view)
+                pages[slot.index] = (slot.slot, view)
             }
         }
         if deferred && pendingBuild == nil {
@@ -228,19 +215,6 @@ final class PagerView: SessionView {
 
     /// Whether a built page is left out of the accessibility tree (tests).
     func isAccessibleHidden(_ index: Int) -> Bool? { hiddenPages[index] }
-
-    /// The visible index at a (possibly wrapped) position.
-    private func normalizedIndex(_ position: Double, _ pager: PagerPresentation) -> Int {
-        let count = max(pager.count, 1)
-        return ((Int(position.rounded()) % count) + count) % count
-    }
-
-    private func pageIndex(atSlot slot: Int, _ pager: PagerPresentation) -> Int? {
-        guard pager.count > 0 else { return nil }
-        if slot >= 0 && slot < pager.count { return slot }
-        guard pager.wraps && pager.count > 1 else { return nil }
-        return ((slot % pager.count) + pager.count) % pager.count
-    }
 
     // MARK: Layout (GtkCustomLayout callbacks)
 
