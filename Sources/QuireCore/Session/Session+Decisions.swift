@@ -10,10 +10,21 @@ extension Session {
 
     enum MoveRequest {
         case step(Int)
-        /// A page of the flow, wherever it is among visible pages (an indicator dot).
-        case flowPage(Int)
+        /// The dot at this visible index, as shown (among the pages visible before an open
+        /// draft commits).
+        case dot(Int)
         case first
         case last
+    }
+
+    /// What asks for a move, as far as its own state goes.
+    enum MoveControl {
+        /// A key, or auto-advance: nothing of its own to judge.
+        case key
+        /// A page button: a disabled one is ignored.
+        case button(enabled: Bool)
+        /// The indicator (its arrows or a dot): a hidden one cannot be tapped.
+        case indicator
     }
 
     /// An error that blocks a move: a field and its code.
@@ -31,12 +42,24 @@ extension Session {
         case move(target: Double, index: Int)
     }
 
-    /// Decides a programmatic move from the page being headed to.
-    func decideMove(_ request: MoveRequest) -> MoveDecision {
+    /// Decides a programmatic move (a button, a key, an indicator tap, auto-advance), from the
+    /// page being headed to.
+    ///
+    /// When several reasons to ignore it apply, the one reported follows `IgnoreReason.Tier`
+    /// (CONTRACT §3, amended): what the session is doing (a drag), then whether the target
+    /// exists (the indicator shown, the dot among the dots shown), then the target's state (a
+    /// disabled button, then the move itself: hidden, at an end, the same page).
+    func decideMove(_ request: MoveRequest, by control: MoveControl = .key) -> MoveDecision {
+        if case .dragging = motion { return .ignore(.dragInProgress) }
+        if case .indicator = control, indicatorHidden { return .ignore(.indicatorHidden) }
+        if case .dot(let dot) = request, !(dot >= 0 && dot < pageCount) { return .ignore(.noSuchPage) }
+        if case .button(let enabled) = control, !enabled { return .ignore(.disabled) }
         if draftChangesValue { return decideMove(request, in: Outlook(committingDraftOf: self)) }
         return decideMove(request, in: self)
     }
 
+    /// The move itself, judged on `answers`: the values as they will be once the open draft
+    /// commits (the session itself when there is no draft to commit).
     func decideMove(_ request: MoveRequest, in answers: some Answers) -> MoveDecision {
         let count = answers.visibleCount
         let heading: Double
@@ -57,8 +80,10 @@ extension Session {
             target = heading + Double(direction)
             index = Self.normalize(target, count: count)
             if direction > 0 { gateEnd = headingPage + 1 }
-        case .flowPage(let page):
-            // Committing the draft hid the page that was tapped.
+        case .dot(let dot):
+            // The dot names a page among those shown (`self`); where that page is, and whether it
+            // is there at all, is judged with the draft committed (`answers`).
+            let page = self.page(atVisible: dot)
             guard answers.isPageVisible(page) else { return .ignore(.hidden) }
             index = answers.visibleIndex(ofPage: page)
             target = Double(index)
@@ -148,6 +173,46 @@ extension Session {
     func dragBlockers(from anchor: Double, in answers: some Answers) -> [Blocker] {
         let page = answers.page(atVisible: Self.normalize(anchor, count: answers.visibleCount))
         return blockers(from: page, to: page + 1, in: answers)
+    }
+
+    enum ReleaseDecision {
+        /// Snap to `target` (a position), visible page `index` once the draft commits.
+        case snap(target: Double, index: Int)
+        /// A forward release on a page the gate holds: refused for these errors, then it springs
+        /// back.
+        case refuse([Blocker])
+        /// Back to the page the drag began on (`completed: false`).
+        case springBack
+    }
+
+    /// Where a released drag goes (CONTRACT §2, amended; docs/session-semantics.md, "Release").
+    ///
+    /// A fling (at least `flingVelocity` px/s either way) picks the nearest page in its direction
+    /// from where the pager is, among the page the drag began on (`anchor`) and its neighbours: a
+    /// fling back after a forward drag returns to the start page, and a fling back from inside
+    /// the band beyond the revealed page lands on the revealed page, never two pages back.
+    /// Otherwise the pager snaps to the neighbour the drag covered at least `snapDistance` of
+    /// the width towards. A neighbour that is not there (an end) springs back; one the gate holds
+    /// is refused.
+    mutating func decideRelease(_ drag: Drag, velocity vx: Double) -> ReleaseDecision {
+        let paging = flow.paging
+        let direction: Int
+        if abs(vx) >= paging.flingVelocity {
+            // vx < 0 is towards the next page. The nearest page strictly that way from the
+            // position (positions within 1e-9 of a page count as on it), kept within one page
+            // of the anchor.
+            let page = vx < 0 ? (position + 1e-9).rounded(.down) + 1 : (position - 1e-9).rounded(.up) - 1
+            direction = Int(min(1, max(-1, page - drag.anchor)))
+        } else {
+            let covered = rawOffset(drag)
+            direction = covered >= paging.snapDistance ? 1 : covered <= -paging.snapDistance ? -1 : 0
+        }
+        guard direction != 0 else { return .springBack }
+        switch dragNeighbour(from: drag.anchor, direction) {
+        case .open(let position, let index): return .snap(target: position, index: index)
+        case .held: return .refuse(dragBlockers(from: drag.anchor))
+        case .none: return .springBack
+        }
     }
 
     // MARK: Finish

@@ -15,9 +15,11 @@ extension Session {
         }
     }
 
-    /// Why a field cannot take a tap now, if it cannot.
-    func tapRefusal(_ field: Int) -> IgnoreReason? {
+    /// Why a field cannot take a tap now, if it cannot, in the precedence of `IgnoreReason.Tier`:
+    /// a transition, then an unknown field, then the field's state.
+    func tapRefusal(_ field: Int?) -> IgnoreReason? {
         if motion != nil { return .transitionInProgress }
+        guard let field else { return .unknownField }
         if flow.fieldTraits[field].page != currentPage { return .otherPage }
         if !fieldVisible[field] { return .hidden }
         if !fieldEnabled[field] { return .disabled }
@@ -25,8 +27,9 @@ extension Session {
     }
 
     mutating func tapField(_ id: String, _ event: Event) {
-        guard let field = flow.fieldIndex(of: id) else { return ignore(event, .unknownField) }
-        if let reason = tapRefusal(field) { return ignore(event, reason) }
+        let found = flow.fieldIndex(of: id)
+        if let reason = tapRefusal(found) { return ignore(event, reason) }
+        guard let field = found else { return }
         let definition = flow.fields[field]
         if case .toggle = definition.kind {
             // A toggle never becomes first responder; it resigns whatever is, committing it.
