@@ -138,20 +138,13 @@ extension Session {
         case open(position: Double, index: Int)
     }
 
-    /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals. Mutating only
-    /// to lend the session `inout` (see `focusTargetInPlace(_:)`); it changes nothing.
-    mutating func dragNeighbour(from anchor: Double, _ direction: Int) -> DragNeighbour {
-        if draftChangesValue {
-            var outlook = Outlook(committingDraftOf: self)
-            return Self.dragNeighbour(from: anchor, direction, in: &outlook)
-        }
-        return Self.dragNeighbour(from: anchor, direction, in: &self)
+    /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals.
+    func dragNeighbour(from anchor: Double, _ direction: Int) -> DragNeighbour {
+        if draftChangesValue { return Self.dragNeighbour(from: anchor, direction, in: Outlook(committingDraftOf: self)) }
+        return Self.dragNeighbour(from: anchor, direction, in: self)
     }
 
-    // (Static, with the session lent once, `inout`, as `answers`: passing `self` both as the
-    // method's receiver and as an argument, or as a borrowed argument from a mutating handler,
-    // made a copy of the whole session on every drag update. `answers` is only read.)
-    static func dragNeighbour(from anchor: Double, _ direction: Int, in answers: inout some Answers) -> DragNeighbour {
+    static func dragNeighbour(from anchor: Double, _ direction: Int, in answers: some Answers) -> DragNeighbour {
         let count = answers.visibleCount
         guard count > 1 else { return .none }
         let target = anchor.rounded() + Double(direction)
@@ -194,7 +187,7 @@ extension Session {
     /// Otherwise the pager snaps to the neighbour the drag covered at least `snapDistance` of
     /// the width towards. A neighbour that is not there (an end) springs back; one the gate holds
     /// is refused.
-    mutating func decideRelease(_ drag: Drag, velocity vx: Double) -> ReleaseDecision {
+    func decideRelease(_ drag: Drag, velocity vx: Double) -> ReleaseDecision {
         let paging = flow.paging
         let direction: Int
         if abs(vx) >= paging.flingVelocity {
@@ -253,48 +246,31 @@ extension Session {
 
     /// The field a focus move from the first responder (or nothing) goes to; nil: none.
     func focusTarget(_ move: FocusMove) -> Int? {
-        var session = self
-        return session.focusTargetInPlace(move)
-    }
-
-    /// `focusTarget(_:)` for event handlers. The session is lent to the decision `inout`: lent as
-    /// a borrowed argument from a mutating method, it was first copied whole (528 bytes an event).
-    /// Inlined, so a `Tab` walks the page's fields in its caller (the move known there).
-    @inline(__always) mutating func focusTargetInPlace(_ move: FocusMove) -> Int? {
         let field = hasInput ? inputField : nil
-        if draftChangesValue { return focusTargetCommittingDraft(move, from: field) }
-        return Self.focusTarget(move, from: field, onPage: currentPage, in: &self)
+        if draftChangesValue { return Self.focusTarget(move, from: field, onPage: currentPage, in: Outlook(committingDraftOf: self)) }
+        return Self.focusTarget(move, from: field, onPage: currentPage, in: self)
     }
 
-    /// `focusTargetInPlace(_:)` with an open picker whose draft changes its value: decided on
-    /// the session as it will be once the draft commits.
-    @inline(never) func focusTargetCommittingDraft(_ move: FocusMove, from field: Int?) -> Int? {
-        var outlook = Outlook(committingDraftOf: self)
-        return Self.focusTarget(move, from: field, onPage: currentPage, in: &outlook)
-    }
-
-    /// `answers` is only read; `inout` lends it without a copy.
-    @inline(__always) static func focusTarget(_ move: FocusMove, from field: Int?, onPage page: Int, in answers: inout some Answers) -> Int? {
+    static func focusTarget(_ move: FocusMove, from field: Int?, onPage page: Int, in answers: some Answers) -> Int? {
         switch move {
         case .tab(let forward):
-            return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: &answers)
+            return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: answers)
         case .accessory(let forward):
             guard let field else { return nil }
-            return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: &answers)
+            return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: answers)
         case .returnKey:
             guard let field, case .text(let options) = answers.flow.fields[field].kind else { return nil }
             switch options.returnKey {
             case .done: return nil
-            case .next: return neighbour(of: field, onPage: page, forward: true, wrapping: true, in: &answers)
-            case .default: return neighbour(of: field, onPage: page, forward: true, wrapping: false, in: &answers)
+            case .next: return neighbour(of: field, onPage: page, forward: true, wrapping: true, in: answers)
+            case .default: return neighbour(of: field, onPage: page, forward: true, wrapping: false, in: answers)
             }
         }
     }
 
-    /// The next (or previous) field of `page` that can become first responder. Inlined, so the
-    /// direction and wrapping are constants where they are known.
-    @inline(__always) static func neighbour(
-        of field: Int?, onPage page: Int, forward: Bool, wrapping: Bool, in answers: inout some Answers
+    /// The next (or previous) field of `page` that can become first responder.
+    static func neighbour(
+        of field: Int?, onPage page: Int, forward: Bool, wrapping: Bool, in answers: some Answers
     ) -> Int? {
         let range = answers.flow.pages[page].fieldRange
         guard !range.isEmpty else { return nil }
