@@ -100,8 +100,12 @@ extension Derivation {
 
 /// Node numbers waiting for evaluation, smallest first (document order). A node marked twice is
 /// evaluated once: conditions name only earlier fields, so a node is never marked after its turn.
+/// Scratch, empty between events: not part of a session's value, so any two compare equal.
 struct NodeQueue: Sendable, Hashable {
     private var heap: [Int32] = []
+
+    static func == (_: NodeQueue, _: NodeQueue) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 
     var isEmpty: Bool { heap.isEmpty }
 

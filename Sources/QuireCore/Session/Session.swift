@@ -86,10 +86,11 @@ public struct Session: Sendable, Equatable {
     var autoAdvance: AutoAdvance
     var completion: Completion?
 
-    // Scratch space reused across events (always empty between events).
+    // Scratch space reused across events, empty between events and not part of the session's
+    // value: each type compares equal whatever it holds.
     var queue = NodeQueue()
     /// During `send`, the caller's buffer, which `emit` appends to.
-    var outbox: [SessionNotification] = []
+    var outbox = Outbox()
 
     public init(flow: Flow, locale: String = "en", viewportWidth: Double = 800) {
         self.init(flow: flow, locale: locale, viewportWidth: viewportWidth, values: flow.fields.map(\.defaultValue))
@@ -143,13 +144,13 @@ public struct Session: Sendable, Equatable {
         // previous event's `valueChanged`. (Element by element: `removeAll(keepingCapacity:)`
         // goes through the general `replaceSubrange`, a few hundred instructions an event.)
         while !buffer.isEmpty { buffer.removeLast() }
-        swap(&outbox, &buffer)
+        swap(&outbox.notifications, &buffer)
         dispatch(event)
-        swap(&outbox, &buffer)
+        swap(&outbox.notifications, &buffer)
     }
 
     mutating func emit(_ notification: SessionNotification) {
-        outbox.append(notification)
+        outbox.notifications.append(notification)
     }
 
     mutating func ignore(_ event: Event, _ reason: IgnoreReason) {
@@ -220,6 +221,14 @@ public struct Session: Sendable, Equatable {
     public mutating func setViewportWidth(_ width: Double) {
         if Self.viewportWidths.contains(width) { viewportWidth = width }
     }
+}
+
+/// The notifications of the event being sent (scratch: the caller's buffer, lent for the event).
+/// Not part of the session's value, so any two compare equal.
+struct Outbox: Sendable, Equatable {
+    var notifications: [SessionNotification] = []
+
+    static func == (_: Outbox, _: Outbox) -> Bool { true }
 }
 
 /// A running transition: a drag or an animation, each carrying only its own fields, so a drag's

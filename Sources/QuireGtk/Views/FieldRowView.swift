@@ -10,7 +10,7 @@ import QuireCore
 @MainActor
 final class FieldRowView {
     let id: String
-    let kind: String
+    let kind: FieldPresentation.Kind
     /// The row (built-in), or the input widget (a layout's).
     let root: Widget
     /// The field's label (read by tests).
@@ -62,13 +62,13 @@ final class FieldRowView {
         }
 
         switch field.kind {
-        case "text":
+        case .text:
             root.append(label)
             let entry = Entry()
             entry.hexpand = true
             root.append(entry)
             bindEntry(entry)
-        case "toggle":
+        case .toggle:
             let toggle = Switch()
             toggle.valign = GTK_ALIGN_CENTER
             bindSwitch(toggle)
