@@ -112,10 +112,10 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
     @Test func shapes() {
         for tag in ["en", "ja-JP", "zh-Hant-TW", "x-klingon", "X-a-b", "de-1996", "abcdefgh", "en-abcdefgh", "EN-us"] {
-            #expect(FlowLoader.isLanguageTag(tag), "\(tag)")
+            #expect(FlowReader.isLanguageTag(tag), "\(tag)")
         }
         for tag in ["", "e", "x", "x-", "-en", "en-", "en--us", "en_US", "abcdefghi", "en-abcdefghi", "e1", "1en", "en-ü", "日本", "en US", "en-@", "en-[", "en-`", "en-{", "en-/", "en-:"] {
-            #expect(!FlowLoader.isLanguageTag(tag), "\(tag)")
+            #expect(!FlowReader.isLanguageTag(tag), "\(tag)")
         }
     }
 
@@ -124,7 +124,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let alphabet = Array("aZx-X0-9-é@[`{/:_ -")
         for _ in 0..<20_000 {
             let tag = String((0..<random.below(12)).map { _ in alphabet[random.below(alphabet.count)] })
-            #expect(FlowLoader.isLanguageTag(tag) == Self.bySubtags(tag), "\(tag)")
+            #expect(FlowReader.isLanguageTag(tag) == Self.bySubtags(tag), "\(tag)")
         }
     }
 }

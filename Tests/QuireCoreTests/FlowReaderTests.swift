@@ -3,9 +3,9 @@ import Testing
 
 @testable import QuireCore
 
-/// The fast path of `Flow.load` (`FlowReader`) against the full path (`Flow.loadFully`): a flow the
-/// fast path reads must be exactly the one the full path builds, and anything the full path
-/// rejects must be left to it (the fast path gives up), so diagnostics never change.
+/// The flow reader (`FlowReader`): one pass over the bytes that builds the flow and records every
+/// problem. Its diagnostics are pinned by `FlowLoaderTests` (Tests/QuireCoreTests/BadFlows) and
+/// the hostile corpus (`scripts/test-hostile`); these tests pin what it does beyond them.
 @Suite struct FlowReaderTests {
     /// A small seeded generator, so a failure reproduces.
     struct SplitMix: RandomNumberGenerator {
@@ -17,52 +17,6 @@ import Testing
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return z ^ (z >> 31)
         }
-    }
-
-    struct Outcome {
-        var fast = 0
-        var full = 0
-        var checked = 0
-    }
-
-    /// Loads `bytes` both ways and checks they agree; counts what each path read.
-    static func compare(
-        _ bytes: [UInt8], folder: String? = nil, limits: JSONLimits = .default, _ outcome: inout Outcome,
-        _ what: @autoclosure () -> String
-    ) {
-        outcome.checked += 1
-        let fast = FlowReader.flow(bytes, folder: folder, limits: limits)
-        var full: Flow?
-        var problems = ""
-        do {
-            full = try Flow.loadFully(bytes: bytes, file: "f.json", folder: folder, limits: limits)
-        } catch {
-            problems = error.description
-        }
-        if full != nil { outcome.full += 1 }
-        guard let fast else { return }
-        outcome.fast += 1
-        guard let full else {
-            Issue.record("the fast path read a flow the full path rejects: \(what()): \(problems)")
-            return
-        }
-        let same =
-            fast == full && fast.document == full.document && fast.folder == full.folder
-            && fast.fieldIndexByID == full.fieldIndexByID && fast.pageIndexByID == full.pageIndexByID
-            && fast.graph == full.graph && fast.fieldIDs == full.fieldIDs && fast.fieldTraits == full.fieldTraits
-            && fast.pages.map(\.layout) == full.pages.map(\.layout)
-        #expect(same, "the two paths differ: \(what())\n\(String(decoding: bytes, as: UTF8.self))")
-    }
-
-    static func seeds() throws -> [(name: String, bytes: [UInt8], folder: String?)] {
-        var seeds: [(String, [UInt8], String?)] = []
-        let flows = repositoryRoot.appendingPathComponent("data/flows")
-        for file in try FileManager.default.contentsOfDirectory(atPath: flows.path).sorted() where file.hasSuffix(".json") {
-            let path = flows.appendingPathComponent(file).path
-            seeds.append((file, try Flow.readDocument(path), flows.path))
-        }
-        seeds.append(("generated", generatedFlow(pages: 6), nil))
-        return seeds
     }
 
     /// A flow like the benchmark's: every kind, display strings in four languages, conditions,
@@ -102,127 +56,35 @@ import Testing
         return Array(text.utf8)
     }
 
-    @Test func theFastPathReadsEveryGoodFlowAsTheFullPathDoes() throws {
-        var outcome = Outcome()
-        for seed in try Self.seeds() {
-            Self.compare(seed.bytes, folder: seed.folder, &outcome, seed.name)
-            Self.compare(seed.bytes, folder: nil, &outcome, seed.name + " without its folder")
-        }
-        #expect(outcome.full == outcome.checked)
-        #expect(outcome.fast == outcome.checked, "every good flow takes the fast path")
-    }
-
-    @Test func theFastPathReadsTheLargeFlowAndTheDocumentIsParsedOnDemand() throws {
+    @Test func aLargeFlowLoadsAndItsDocumentIsParsedOnDemand() throws {
         let bytes = Self.generatedFlow(pages: 300)
-        let flow = try #require(FlowReader.flow(bytes, folder: nil, limits: .default))
+        let flow = try Flow.load(bytes: bytes)
         #expect(flow.fields.count == 2_100)
         #expect(flow.document == (try JSONParser.parse(bytes).value))
-        #expect(try Flow.load(bytes: bytes) == (try Flow.loadFully(bytes: bytes, file: "f", folder: nil, limits: .default)))
     }
 
-    @Test func badFlowsAreLeftToTheFullPath() throws {
-        var outcome = Outcome()
-        var files: [URL] = []
-        let tests = repositoryRoot.appendingPathComponent("Tests")
-        let walker = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)
-        while let url = walker?.nextObject() as? URL {
-            if url.pathExtension == "json" { files.append(url) }
+    /// Display strings are kept as places in the document and decoded when asked, escapes and
+    /// all; what fronts read of them (`resolve`, `entries`, hashing, equality) is what the
+    /// same texts given as strings give.
+    @Test func displayStringsAreKeptAsPlacesAndReadWhenAsked() throws {
+        let bytes = Array(#"{"format": "quire.flow/1", "id": "e", "title": {"en": "a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00 long enough to allocate", "en-GB": "é – ✓", "DE": "", "d\u0065-CH": "x"}, "pages": [{"id": "p", "title": "\u0041", "body": "plain"}]}"#.utf8)
+        let flow = try Flow.load(bytes: bytes)
+        let title = try #require(flow.title)
+        guard case .source = title.form else {
+            Issue.record("a display string read from bytes is kept as its place")
+            return
         }
-        #expect(files.count > 100)
-        for url in files.sorted(by: { $0.path < $1.path }) {
-            guard let bytes = try? Flow.readDocument(url.path, limits: JSONLimits(documentBytes: 64 << 20)) else { continue }
-            Self.compare(bytes, folder: url.deletingLastPathComponent().path, &outcome, url.path)
-        }
-        #expect(outcome.checked > 100)
+        #expect(title.resolve("en") == "a\"b\\c/d\u{8}\u{c}\n\r\té😀 long enough to allocate")
+        #expect(title.resolve("de") == "")
+        #expect(title.resolve("de-CH") == "x")
+        #expect(title.entries.map(\.tag) == ["en", "en-GB", "DE", "de-CH"])
+        let strings = LocalizedText(entries: title.entries)
+        #expect(title == strings && strings == title && title.hashValue == strings.hashValue)
+        #expect(flow.pages[0].title?.resolve("fr") == "A")
+        #expect(flow.pages[0].body == LocalizedText("plain"))
     }
 
-    /// Every display string of a flow, in a fixed order.
-    static func displayStrings(_ flow: Flow) -> [LocalizedText?] {
-        var texts: [LocalizedText?] = [flow.title]
-        for page in flow.pages { texts += [page.title, page.body] }
-        for field in flow.fields {
-            texts.append(field.label)
-            switch field.kind {
-            case .text(let options): texts.append(options.placeholder)
-            case .choice(let options): texts += options.options.map(\.label)
-            default: break
-            }
-        }
-        return texts
-    }
-
-    /// The fast path keeps display strings as places in the document and makes their `String`s
-    /// when asked: what fronts read of them (`resolve`, `entries`, hashing, equality) must be
-    /// what the full path's strings give.
-    @Test func displayStringsReadTheSameBothWays() throws {
-        var flows = try Self.seeds().map { ($0.name, $0.bytes) }
-        flows.append(("escapes", Array(#"{"format": "quire.flow/1", "id": "e", "title": {"en": "a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00 long enough to allocate", "en-GB": "é – ✓", "DE": "", "de-CH": "x"}, "pages": [{"id": "p", "title": "\u0041", "body": "plain"}]}"#.utf8)))
-        let locales = ["", "en", "EN-us", "en-GB", "de", "de-CH-1996", "ja", "ja-JP", "zh-Hant-TW", "zh-hant", "fr", "x"]
-        var checked = 0
-        for (name, bytes) in flows {
-            let fast = try #require(FlowReader.flow(bytes, folder: nil, limits: .default), "\(name)")
-            let full = try Flow.loadFully(bytes: bytes, file: "f.json", folder: nil, limits: .default)
-            let fastTexts = Self.displayStrings(fast)
-            let fullTexts = Self.displayStrings(full)
-            #expect(fastTexts.count == fullTexts.count)
-            for (a, b) in zip(fastTexts, fullTexts) {
-                #expect((a == nil) == (b == nil), "\(name)")
-                guard let a, let b else { continue }
-                checked += 1
-                guard case .source = a.form, case .entries = b.form else {
-                    Issue.record("\(name): the fast path keeps places, the full path strings")
-                    continue
-                }
-                #expect(a.entries.map(\.tag) == b.entries.map(\.tag), "\(name)")
-                #expect(a.entries.map(\.text) == b.entries.map(\.text), "\(name)")
-                for locale in locales { #expect(a.resolve(locale) == b.resolve(locale), "\(name) \(locale)") }
-                #expect(a == b && b == a && a.hashValue == b.hashValue, "\(name)")
-                #expect(a == LocalizedText(entries: b.entries))
-            }
-            // Different display strings stay different.
-            let distinct = Set(fullTexts.compactMap { $0 })
-            #expect(Set(fastTexts.compactMap { $0 }).count == distinct.count, "\(name)")
-            #expect(Set(fastTexts.compactMap { $0 } + fullTexts.compactMap { $0 }).count == distinct.count, "\(name)")
-        }
-        #expect(checked > 150)
-        let escapes = try #require(FlowReader.flow(flows.last!.1, folder: nil, limits: .default))
-        #expect(escapes.title?.resolve("en") == "a\"b\\c/d\u{8}\u{c}\n\r\té😀 long enough to allocate")
-        #expect(escapes.title?.resolve("de") == "")
-        #expect(escapes.pages[0].title?.resolve("fr") == "A")
-    }
-
-    /// Strings of escapes, ASCII, non-ASCII text, bad UTF-8, cut-short sequences and control
-    /// bytes, as a display string and as a text field's default: both paths read them the same.
-    @Test func stringsReadTheSameBothWays() throws {
-        let pieces: [[UInt8]] = [
-            Array("plain ".utf8), Array("日本語".utf8), Array("é".utf8), Array("😀".utf8), Array(#"\""#.utf8),
-            Array(#"\\"#.utf8), Array(#"\n"#.utf8), Array(#"\u00e9"#.utf8), Array(#"\ud83d\ude00"#.utf8),
-            Array(#"\ud83d"#.utf8), Array(#"\ude00"#.utf8), Array(#"\x"#.utf8), Array(#"\u12"#.utf8), [0xC3],
-            [0xE6, 0x97], [0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x80], [0x09], [0x1F], Array("abcdefghijklmnop".utf8),
-        ]
-        var random = SplitMix(state: 0x5EED)
-        var outcome = Outcome()
-        for round in 0..<3_000 {
-            var text: [UInt8] = []
-            for _ in 0..<Int.random(in: 0...6, using: &random) { text += pieces.randomElement(using: &random)! }
-            // The exact bytes (bad UTF-8 included) where "@" stands.
-            let template =
-                round % 2 == 0
-                ? #"{"format": "quire.flow/1", "id": "s", "title": {"en": "@", "de": "x@"}, "pages": [{"id": "p", "body": "@"}]}"#
-                : #"{"format": "quire.flow/1", "id": "s", "pages": [{"id": "p", "fields": [{"id": "f", "kind": "text", "default": "@"}]}]}"#
-            var bytes: [UInt8] = []
-            for byte in template.utf8 {
-                if byte == UInt8(ascii: "@") { bytes += text } else { bytes.append(byte) }
-            }
-            Self.compare(bytes, &outcome, "round \(round)")
-        }
-        #expect(outcome.fast > 500 && outcome.full - outcome.fast == 0, "\(outcome)")
-        #expect(outcome.checked - outcome.full > 500, "\(outcome)")
-    }
-
-    /// docs/flow-format.md: a field's `"default": null` "is the same as leaving it out", for every
-    /// kind, on both paths (the full loader used to refuse it: "a text field's default must be a
-    /// string, not null").
+    /// docs/flow-format.md: a field's `"default": null` "is the same as leaving it out", for every kind.
     @Test(arguments: [
         #""kind": "text""#,
         #""kind": "duration""#,
@@ -232,157 +94,100 @@ import Testing
         func flow(_ extra: String) -> [UInt8] {
             Array(#"{"format": "quire.flow/1", "id": "n", "title": "N", "pages": [{"id": "p", "fields": [{"id": "f", "label": "F", \#(kind)\#(extra)}]}]}"#.utf8)
         }
-        let withNull = flow(#", "default": null"#)
-        let without = flow("")
-        let full = try Flow.loadFully(bytes: withNull, file: "f.json", folder: nil, limits: .default)
-        let fast = try #require(FlowReader.flow(withNull, folder: nil, limits: .default), "the fast path reads it")
-        let plain = try Flow.load(bytes: without)
-        #expect(full.fields == plain.fields)
-        #expect(fast.fields == plain.fields)
-        #expect(try Flow.load(bytes: withNull).fields == plain.fields)
-        #expect(full.fields.first?.defaultValue == .null)
-        var outcome = Outcome()
-        Self.compare(withNull, &outcome, "a null default")
-        #expect(outcome.fast == 1 && outcome.full == 1)
+        let withNull = try Flow.load(bytes: flow(#", "default": null"#))
+        #expect(withNull.fields == (try Flow.load(bytes: flow(""))).fields)
+        #expect(withNull.fields.first?.defaultValue == .null)
     }
 
-    /// Limits tighter than the flow: both paths must refuse it (the full path says why).
-    @Test func limitsAreKeptByTheFastPath() throws {
-        var outcome = Outcome()
-        let bytes = Self.generatedFlow(pages: 3)
-        for limits in [
-            JSONLimits(documentBytes: bytes.count - 1), JSONLimits(depth: 5), JSONLimits(depth: 7), JSONLimits(depth: 8),
-            JSONLimits(stringBytes: 4), JSONLimits(stringBytes: 12), JSONLimits(stringBytes: 20), JSONLimits(stringBytes: 40),
-            JSONLimits(documentBytes: bytes.count),
-        ] {
-            Self.compare(bytes, limits: limits, &outcome, "limits \(limits)")
-        }
-        #expect(outcome.fast == outcome.full)
-    }
-
-    static let keys = [
-        "format", "id", "title", "paging", "accessory", "pages", "wrap", "swipe", "gate", "indicator", "style",
-        "hidesForSinglePage", "snapDistance", "flingVelocity", "animationMs", "autoAdvanceMs", "body", "visibleIf",
-        "fields", "layout", "kind", "label", "default", "required", "enabledIf", "requiredIf", "placeholder",
-        "minLength", "maxLength", "returnKey", "components", "minuteInterval", "min", "max", "options", "all", "any",
-        "not", "field", "equals", "notEquals", "in", "greaterThan", "lessThan", "filled", "en", "ja", "EN", "x-klingon",
-        "e", "en-", "titel", "i\u{64}", "",
-    ]
-
-    static func pool(_ ids: [String]) -> [JSONValue] {
-        var pool: [JSONValue] = [
-            "text", "duration", "choice", "toggle", "hours", "minutes", "seconds", "a", "b", "c", "valid", "none", "dots",
-            "numbers", "next", "done", "default", "previous", "flexibleSpace", "quire.flow/1", "quire.flow/2", "",
-            "background", "a b", "é", "x/../y", "layouts/a.ui", .string(String(repeating: "a", count: 65)),
-            0, 1, 2, 5, 7, 30, 45, 59, 60, 61, 99, 100, 120, 1800, 3600, 86399, 86400, -1, 0.5, 0.01, 1.5, 1e9, 2e9,
-            100_001, .number(9_007_199_254_740_992), 1e300, true, false, nil, [:], [], ["hours", "minutes"],
-            ["hours", "minutes", "seconds"], ["minutes", "hours"], ["hours"], ["a", "c"], [1, 2], [nil],
-            ["en": "x", "ja": "y"], ["en": 1], ["EN": "x", "en": "y"], [["id": "a"]], [["id": "a"], ["id": "a"]],
-            [["id": "z", "label": "Z"]], [["label": "Z"]], ["previous", "previous"], ["next", "flexibleSpace"],
-        ]
-        for id in ids {
-            pool.append(.string(id))
-            pool.append(["field": .string(id), "equals": true])
-            pool.append(["field": .string(id), "filled": false])
-            pool.append(["field": .string(id), "in": ["a", "b"]])
-            pool.append(["field": .string(id), "greaterThan": 10])
-            pool.append(["not": ["field": .string(id), "equals": "a"]])
-            pool.append(["all": [["field": .string(id), "notEquals": 60]]])
-            pool.append(["any": []])
-            pool.append(["field": .string(id), "equals": 1, "filled": true])
-        }
-        return pool
-    }
-
-    /// Every path in a document.
-    static func paths(_ value: JSONValue, _ path: [JSONPath.Component] = [], into out: inout [[JSONPath.Component]]) {
-        out.append(path)
+    /// The same value with the keys of every object in another order, but for display strings
+    /// (the order of their languages is part of the flow: the last fallback is the first one).
+    static func shuffled(_ value: JSONValue, _ random: inout SplitMix, key: String = "") -> JSONValue {
         switch value {
         case .object(let object):
-            for (key, member) in object { paths(member, path + [.key(key)], into: &out) }
-        case .array(let array):
-            for (index, element) in array.enumerated() { paths(element, path + [.index(index)], into: &out) }
-        default: break
+            if ["title", "body", "label", "placeholder"].contains(key) { return value }
+            var object2 = JSONObject()
+            for (key, member) in Array(object).shuffled(using: &random) { object2.append(key, shuffled(member, &random, key: key)) }
+            return .object(object2)
+        case .array(let array): return .array(array.map { shuffled($0, &random) })
+        default: return value
         }
     }
 
-    /// `value` with the node at `path` changed by `change` (nil: removed).
-    static func edit(
-        _ value: JSONValue, at path: ArraySlice<JSONPath.Component>, _ change: (JSONValue) -> JSONValue?
-    ) -> JSONValue? {
-        guard let first = path.first else { return change(value) }
-        switch (value, first) {
-        case (.object(let object), .key(let key)):
-            var copy = JSONObject()
-            for (name, member) in object {
-                if name == key {
-                    if let edited = edit(member, at: path.dropFirst(), change) { copy.append(name, edited) }
-                } else {
-                    copy.append(name, member)
-                }
-            }
-            return .object(copy)
-        case (.array(var array), .index(let index)):
-            if let edited = edit(array[index], at: path.dropFirst(), change) {
-                array[index] = edited
-            } else {
-                array.remove(at: index)
-            }
-            return .array(array)
-        default:
-            return value
+    static func problems(_ bytes: [UInt8]) -> [String] {
+        do {
+            _ = try Flow.load(bytes: bytes, file: "f.json")
+            return []
+        } catch {
+            // Where a problem is moves with its key; what it is and at which path does not.
+            // ("not greaterThan and lessThan" names them in the document's order.)
+            return error.diagnostics.map { "\($0.path): \($0.message)" }.filter { !$0.contains("has one comparison, not") }
+                .sorted()
         }
     }
 
-    @Test(arguments: 0..<4) func mutatedFlowsReadTheSameBothWays(round: Int) throws {
-        var random = SplitMix(state: UInt64(round) &* 7_919 &+ 17)
-        var outcome = Outcome()
-        for seed in try Self.seeds() {
-            let document = try JSONParser.parse(seed.bytes).value
-            let ids = (try? Flow.loadFully(bytes: seed.bytes, file: "f", folder: seed.folder, limits: .default))
-                .map { $0.fields.map(\.id) + $0.pages.map(\.id) } ?? []
-            let pool = Self.pool(Array(ids.prefix(6)))
-            var paths: [[JSONPath.Component]] = []
-            Self.paths(document, into: &paths)
-            for _ in 0..<150 {
-                // Values: replaced, removed, or given a new member.
-                let path = paths.randomElement(using: &random)!
-                let choice = Int.random(in: 0..<3, using: &random)
-                let replacement = pool.randomElement(using: &random)!
-                let key = Self.keys.randomElement(using: &random)!
-                let edited = Self.edit(document, at: path[...]) { value in
-                    switch choice {
-                    case 0: return replacement
-                    case 1: return nil
-                    default:
-                        guard case .object(var object) = value else { return replacement }
-                        object[key] = replacement
-                        return .object(object)
-                    }
-                }
-                let bytes = JSONWriter.data(edited ?? .null)
-                Self.compare(bytes, folder: seed.folder, &outcome, "\(seed.name): \(choice) at \(JSONPath(components: path))")
-            }
-            for _ in 0..<150 {
-                // Bytes: removed, inserted, replaced or copied elsewhere.
-                var bytes = seed.bytes
-                for _ in 0..<Int.random(in: 1...2, using: &random) {
-                    let at = Int.random(in: 0..<bytes.count, using: &random)
-                    let alphabet = Array(#"{}[]",:0123456789-+.eE\u tfn "#.utf8) + [0x00, 0x0A, 0x80, 0xC3, 0xE6, 0xFF]
-                    switch Int.random(in: 0..<4, using: &random) {
-                    case 0: bytes.remove(at: at)
-                    case 1: bytes.insert(alphabet.randomElement(using: &random)!, at: at)
-                    case 2: bytes[at] = alphabet.randomElement(using: &random)!
-                    default:
-                        let end = min(bytes.count, at + Int.random(in: 1...40, using: &random))
-                        let slice = Array(bytes[at..<end])
-                        bytes.insert(contentsOf: slice, at: Int.random(in: 0...bytes.count, using: &random))
-                    }
-                }
-                Self.compare(bytes, folder: seed.folder, &outcome, "\(seed.name): bytes")
+    /// A field's `kind` may come after the keys it decides, a condition before the field's id:
+    /// the reader keeps what it needs until the end of the object. Every flow in data/flows and
+    /// every bad flow, with the keys of every object shuffled, loads to the same flow or gives
+    /// the same problems at the same paths.
+    @Test func theOrderOfKeysChangesNothing() throws {
+        var random = SplitMix(state: 0x5EED)
+        var files: [URL] = []
+        for folder in ["data/flows", "Tests/QuireCoreTests/BadFlows"] {
+            let url = repositoryRoot.appendingPathComponent(folder)
+            for file in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() where file.hasSuffix(".json") {
+                files.append(url.appendingPathComponent(file))
             }
         }
-        // Some mutants are still good flows, and the fast path reads all of those it can.
-        #expect(outcome.fast > 0 && outcome.full > outcome.checked / 10)
+        var checked = 0
+        for url in files {
+            let bytes = [UInt8](try Data(contentsOf: url))
+            guard let value = try? JSONParser.parse(bytes).value, (try? JSONParser.parse(bytes).duplicateKeys.isEmpty) == true
+            else { continue }
+            let written = JSONWriter.data(value)
+            let expected = Self.problems(written)
+            let flow = try? Flow.load(bytes: written)
+            for _ in 0..<3 {
+                let other = JSONWriter.data(Self.shuffled(value, &random))
+                #expect(Self.problems(other) == expected, "\(url.lastPathComponent)")
+                if let flow { #expect(try Flow.load(bytes: other) == flow, "\(url.lastPathComponent)") }
+                checked += 1
+            }
+        }
+        #expect(checked > 150)
+    }
+
+    /// A flow given as a value (a script's inline flow) is read as a file's is, its problems at
+    /// their paths under the value's.
+    @Test func aFlowGivenAsAValueIsReadTheSame() throws {
+        let text = #"{"format": "quire.flow/1", "id": "v", "pages": [{"id": "p", "fields": [{"id": "a", "kind": "text", "maxLength": 0}, {"id": "b", "kind": "toggle", "visibleIf": {"field": "c", "equals": true}}]}]}"#
+        let script = #"{"flow": \#(text)}"#
+        let (value, parsed) = try DocumentReader.parse(file: "s.json", bytes: Array(script.utf8))
+        var reader = parsed
+        #expect(Flow.load(value["flow"]!, at: .root + "flow", reader: &reader) == nil)
+        let lines = reader.diagnostics().map(\.description)
+        #expect(lines == [
+            "s.json:1:122: $.flow.pages[0].fields[0].maxLength: maxLength must be between 1 and 100000, not 0",
+            "s.json:1:179: $.flow.pages[0].fields[1].visibleIf.field: the condition names the unknown field 'c'",
+        ])
+        #expect(throws: DocumentError.self) { try Flow.load(json: text) }
+    }
+
+    /// A limit the document breaks is named by the parser, as any syntax error.
+    @Test func aBrokenLimitIsNamedByTheParser() throws {
+        let bytes = Self.generatedFlow(pages: 3)
+        for (limits, message) in [
+            (JSONLimits(depth: 5), "nesting is deeper than 5 levels"),
+            (JSONLimits(stringBytes: 12), "a string is longer than 12 bytes"),
+            (JSONLimits(documentBytes: bytes.count - 1), "the document is \(bytes.count) bytes; the limit is \(bytes.count - 1)"),
+        ] {
+            do {
+                _ = try Flow.load(bytes: bytes, limits: limits)
+                Issue.record("\(limits) was not kept")
+            } catch {
+                #expect(error.diagnostics.count == 1)
+                #expect(error.diagnostics.first?.message == message)
+            }
+        }
+        #expect(try Flow.load(bytes: bytes, limits: JSONLimits(documentBytes: bytes.count)).fields.count == 21)
     }
 }

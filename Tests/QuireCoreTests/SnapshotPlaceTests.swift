@@ -14,17 +14,19 @@ import Testing
         return Array(text.utf8)
     }
 
+    static func restored(_ bytes: [UInt8], flow: Flow) -> Result<Session, DocumentError> {
+        Result { () throws(DocumentError) in try Session(restoring: bytes, flow: flow, file: "s.json") }
+    }
+
     @Test(arguments: [
         ("99999", "position 99999 is off its page (visible page 0 of"),
         ("0.5", "position 0.5 is off its page (visible page 0 of"),
         ("-1", "position -1 is off its page (visible page 0 of"),
     ])
-    func aSettledSessionOffItsPageIsRefusedByBothReaders(position: String, problem: String) throws {
+    func aSettledSessionOffItsPageIsRefused(position: String, problem: String) throws {
         let flow = try formFlow()
         let bytes = Self.edited(Session(flow: flow), position: position)
-        // The direct reader gives up, and the general path says why.
-        #expect(Session.restoreDirectly(bytes, flow: flow, limits: .snapshot) == nil)
-        for result in [SnapshotBytesTests.publicInit(bytes, flow: flow), SnapshotBytesTests.parsing(bytes, flow: flow)] {
+        for result in [Self.restored(bytes, flow: flow)] {
             guard case .failure(let error) = result else {
                 Issue.record("restored a session at position \(position)")
                 continue
@@ -32,7 +34,7 @@ import Testing
             let message = error.diagnostics.map(\.description).joined(separator: "\n")
             #expect(message.contains("$.position: \(problem)"), "\(message)")
         }
-        // The tree reader (a snapshot already parsed) agrees.
+        // Given as a value, it is refused too.
         let tree = try JSONParser.parse(bytes).value
         #expect(throws: DocumentError.self) { try Session(restoring: tree, flow: flow) }
     }
@@ -43,7 +45,7 @@ import Testing
         _ = session.send(.tap(.button(.next)))
         #expect(session.transition != nil)
         let bytes = Self.edited(session, position: "1e5")
-        guard case .failure(let error) = SnapshotBytesTests.publicInit(bytes, flow: flow) else {
+        guard case .failure(let error) = Self.restored(bytes, flow: flow) else {
             Issue.record("restored a move from position 1e5")
             return
         }

@@ -10,138 +10,370 @@
 #endif
 import Synchronization
 
-/// The fast path of `Flow.load(bytes:)`: reads a flow straight from its bytes in one pass, with no
-/// `JSONValue` tree, no JSON paths and no positions.
+/// Reads a flow: one pass over the document's bytes that checks everything CONTRACT §1 requires
+/// and builds the `Flow` as it goes, with no `JSONValue` tree of the document.
 ///
-/// It accepts only what the loader accepts, and gives up (`Bail`) at the first thing it does not
-/// like: a syntax error, a limit, a duplicate key, any problem the loader would report, or a
-/// form it does not read (an escape in a key or an id). `Flow.load` then runs the full path
-/// (`JSONParser` and `FlowLoader`), which finds every problem and says where: diagnostics come
-/// only from there, so they are the same as ever. A flow that loads here is equal to the one the
-/// full path builds (`FlowReaderTests` compares both on every flow in data/ and on mutated ones).
+/// Every problem is recorded with its JSON path (the reader keeps the path it is at as a stack of
+/// steps, made a `JSONPath` only for a problem); `DocumentReader.diagnostics` then places them as
+/// `file:line:column` by scanning the document again, which happens only when there is a problem.
+/// A syntax error stops the reading, and `JSONParser` reads the document again to name it.
 ///
-/// Valid flows name only earlier fields in conditions, so one pass is enough: a field is known
-/// once it is read, and a condition naming any other field is a problem (the full path says
-/// whether it is unknown or looks ahead).
-struct FlowReader {
-    struct Bail: Error {}
-
+/// Values are read in document order. What one member needs from another is kept until the end
+/// of its object: a field's conditions, default and bounds are judged once its id and kind are
+/// known, and keys of its kind met before `kind` are read again from where they start. A
+/// condition may name only earlier fields, so a field it names that is not known yet is a
+/// problem either way; which one (unknown, or looking ahead) is decided at the end of the
+/// document. Small parts that are rare or judged whole (`paging`, `accessory`, conditions, a
+/// default, `components`) are read as `JSONValue`s by the same reader and judged from those.
+struct FlowReader: JSONScanning {
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: JSONLimits
     let folder: String?
     /// The document the bytes belong to: display strings are kept as places in it
     /// (`LocalizedText`), made `String`s only when a front asks for them.
     let source: FlowDocument?
+    /// Where the problems go, by JSON path.
+    var document: DocumentReader
+    /// The path of the flow in its document (`$.flow` for a script's inline flow).
+    let prefix: JSONPath
     var at = 0
     var depth = 0
-    /// Decoded bytes of the last string that held escapes or non-ASCII text.
+    /// The path from the flow to the value being read.
+    var steps: [JSONStep] = []
+    /// Decoded bytes of the last string that held escapes.
     var scratch: [UInt8] = []
+    /// Off while a value is read a second time, so its repeated keys are reported once.
+    var reportsDuplicates = true
 
+    // What is known about the fields so far.
     var fields: [Field] = []
     var pages: [Page] = []
-    var fieldIndex: [String: Int] = [:]
     var pageIndex: [String: Int] = [:]
+    /// Every field id met, with its ordinal (fields are numbered across the flow in document
+    /// order, counting every entry of every `fields` list, whatever it holds); the first of
+    /// repeated ids keeps its number. For a flow that loads, the ordinal is the field's index.
+    var declared: [String: Int] = [:]
+    /// For each ordinal: the page and place on it (for "the field at $.pages[p].fields[f]"),
+    /// and the index of the field in `fields`, -1 while it is not built (it had problems).
+    var places: [Place] = []
+    var ordinal = 0
+    /// Conditions naming a field that was not known yet; decided at the end of the document.
+    var pending: [Pending] = []
+    var hintsGiven = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, folder: String?, source: FlowDocument?) {
+    struct Place {
+        var page: Int32
+        var slot: Int32
+        var built: Int32 = -1
+    }
+
+    struct Pending {
+        /// The problem recorded for it, to be given its message; nil when it was only counted.
+        var problem: Int?
+        var name: String
+        var scope: Scope
+        var order: (Int, Int, Int)
+    }
+
+    struct Scope {
+        /// Conditions may name fields declared before this ordinal.
+        var ordinal: Int
+        var what: String
+        /// The field whose condition this is (nil for a page's).
+        var field: String?
+    }
+
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, folder: String?, source: FlowDocument?,
+        document: DocumentReader, prefix: JSONPath = .root
+    ) {
         self.bytes = bytes
         self.limits = limits
         self.folder = folder
         self.source = source
+        self.document = document
+        self.prefix = prefix
     }
 
-    /// The flow in `bytes`, or nil when the full path must read it.
-    static func flow(_ bytes: [UInt8], folder: String?, limits: JSONLimits) -> Flow? {
-        guard bytes.count <= limits.documentBytes, JSONParser.otherEncoding(bytes) == nil else { return nil }
+    // MARK: Entry points
+
+    /// Reads the flow in a file's bytes; a bad flow is rejected whole with every problem listed.
+    static func flow(_ bytes: [UInt8], file: String, folder: String?, limits: JSONLimits) throws(DocumentError) -> Flow {
+        guard bytes.count <= limits.documentBytes, JSONParser.otherEncoding(bytes) == nil else {
+            throw syntaxError(bytes, file: file, limits: limits)
+        }
         let source = FlowDocument(bytes: bytes, limits: limits)
-        let read: (FlowReader, id: String, title: LocalizedText?, paging: Paging, accessory: [AccessoryItem]?)? =
-            bytes.withUnsafeBufferPointer { buffer in
-                var reader = FlowReader(bytes: buffer, limits: limits, folder: folder, source: source)
-                reader.scratch.reserveCapacity(256)
-                reader.recentTexts = [RecentText?](repeating: nil, count: 1024)
-                guard let (id, title, paging, accessory) = try? reader.document() else { return nil }
-                return (reader, id, title, paging, accessory)
-            }
-        guard let read else { return nil }
-        var flow = Flow(
-            id: read.id, title: read.title, paging: read.paging, accessory: read.accessory, pages: read.0.pages,
-            fields: read.0.fields, source: source, fieldIndex: read.0.fieldIndex,
-            pageIndex: read.0.pageIndex)
-        flow.folder = folder
+        let read: (Flow?, DocumentReader)? = bytes.withUnsafeBufferPointer { buffer in
+            var reader = FlowReader(
+                bytes: buffer, limits: limits, folder: folder, source: source,
+                document: DocumentReader(file: file, bytes: bytes))
+            do { return (try reader.readDocument(), reader.document) } catch { return nil }
+        }
+        guard let (flow, document) = read else { throw syntaxError(bytes, file: file, limits: limits) }
+        guard !document.hasProblems, let flow else { throw DocumentError(document.diagnostics()) }
         return flow
+    }
+
+    /// Reads a flow given as a value at `path` of a document being read (a script's inline flow,
+    /// a snapshot's embedded one): written out and read as any flow, its problems recorded at
+    /// their paths in `reader`. Nil when there were any.
+    static func flow(_ value: JSONValue, at path: JSONPath, reader: inout DocumentReader) -> Flow? {
+        let bytes = JSONWriter.data(value)
+        // The value was read under its document's limits already.
+        let limits = JSONLimits(documentBytes: .max, depth: .max, stringBytes: .max)
+        let source = FlowDocument(bytes: bytes, limits: limits)
+        let before = reader
+        let read: (Flow?, DocumentReader)? = bytes.withUnsafeBufferPointer { buffer in
+            var flowReader = FlowReader(
+                bytes: buffer, limits: limits, folder: nil, source: source, document: before, prefix: path)
+            do { return (try flowReader.readDocument(), flowReader.document) } catch { return nil }
+        }
+        // A value written by `JSONWriter` always reads.
+        guard let (flow, document) = read else { return nil }
+        reader = document
+        return document.hasProblems ? nil : flow
+    }
+
+    /// The syntax error `JSONParser` finds in `bytes`.
+    static func syntaxError(_ bytes: [UInt8], file: String, limits: JSONLimits) -> DocumentError {
+        do {
+            _ = try DocumentReader.parse(file: file, bytes: bytes, limits: limits)
+        } catch {
+            return error
+        }
+        // Both read the grammar of `JSONGrammar` under the same limits.
+        return DocumentError([Diagnostic.whole(file: file, message: "the document could not be read as JSON")])
     }
 
     // MARK: The flow
 
     static let topKeys: [StaticString] = ["format", "id", "title", "paging", "accessory", "pages"]
 
-    mutating func document() throws(Bail) -> (String, LocalizedText?, Paging, [AccessoryItem]?) {
+    mutating func readDocument() throws(JSONScanError) -> Flow? {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
-        guard try beginObject() else { throw Bail() }
-        var seen = Seen()
+        skipWhitespace()
+        guard at < bytes.count else { throw JSONScanError() }
+        let flow = try flowObject()
+        skipWhitespace()
+        guard at == bytes.count else { throw JSONScanError() }
+        decidePending()
+        return flow
+    }
+
+    mutating func flowObject() throws(JSONScanError) -> Flow? {
+        guard try isObject("a flow") else { return nil }
+        var seen = KeysSeen()
         var id: String?
         var title: LocalizedText?
         var paging = Paging()
         var accessory: [AccessoryItem]?
-        repeat {
-            let key = try seen.key(try memberKey(Self.topKeys))
-            switch key {
-            case 0: guard try stringValue() == Flow.format else { throw Bail() }
-            case 1: id = try identifier()
-            case 2: title = try localized()
-            case 3: paging = try self.paging()
-            case 4: accessory = try accessoryItems()
-            default: try readPages()
-            }
-        } while try nextMember()
-        skipWhitespace()
-        guard at == bytes.count, seen.has(0), seen.has(5), let id else { throw Bail() }
-        return (id, title, paging, accessory)
+        var others: [String] = []
+        if try beginObject() {
+            repeat {
+                guard let key = try member(Self.topKeys, &seen, &others, what: "the flow") else { continue }
+                steps.append(.key(Self.topKeys[key]))
+                switch key {
+                case 0:
+                    if let text = try string("format"), text != Flow.format {
+                        if text.hasPrefix("quire.flow/") {
+                            problem("unknown format version '\(text)'; this Quire reads '\(Flow.format)'")
+                        } else {
+                            problem("format must be '\(Flow.format)', not '\(text)'")
+                        }
+                    }
+                case 1: id = try identifier("the flow id")
+                case 2: title = try localized("title")
+                case 3: paging = self.paging(try value(), at: path())
+                case 4: accessory = accessoryItems(try value(), at: path())
+                default: try readPages()
+                }
+                steps.removeLast()
+            } while try nextMember()
+        }
+        for (key, name) in [(0, "format"), (1, "id"), (5, "pages")] where !seen.has(key) {
+            problem("the flow is missing the required key '\(name)'")
+        }
+        guard !document.hasProblems, let id, let source else { return nil }
+        var flow = Flow(
+            id: id, title: title, paging: paging, accessory: accessory, pages: pages, fields: fields, source: source,
+            fieldIndex: declared, pageIndex: pageIndex)
+        flow.folder = folder
+        return flow
     }
 
-    mutating func readPages() throws(Bail) {
-        guard try beginArray() else { throw Bail() }
+    mutating func readPages() throws(JSONScanError) {
+        guard try isArray("pages") else { return }
+        guard try beginArray() else {
+            problem("a flow needs at least one page")
+            return
+        }
+        var index = 0
         repeat {
-            guard pages.count < Flow.maxPages else { throw Bail() }
-            let page = try self.page(index: pages.count)
-            guard pageIndex.updateValue(pages.count, forKey: page.id) == nil else { throw Bail() }
-            pages.append(page)
+            steps.append(.index(index))
+            if index < Flow.maxPages {
+                try page(index: index)
+            } else {
+                if index == Flow.maxPages {
+                    steps.removeLast()
+                    problem("a flow has at most \(Flow.maxPages) pages")
+                    steps.append(.index(index))
+                }
+                try declarePage(index: index)
+            }
+            steps.removeLast()
+            index += 1
         } while try nextElement()
     }
 
     static let pageKeys: [StaticString] = ["id", "title", "body", "visibleIf", "fields", "layout"]
 
-    mutating func page(index: Int) throws(Bail) -> Page {
-        guard try beginObject() else { throw Bail() }
-        var seen = Seen()
+    mutating func page(index: Int) throws(JSONScanError) {
+        let firstOrdinal = ordinal
+        guard try isObject("a page") else { return }
+        var seen = KeysSeen()
         var id: String?
         var title: LocalizedText?
         var body: LocalizedText?
         var visibleIf: Condition?
         var layout: String?
         let start = fields.count
-        repeat {
-            switch try seen.key(try memberKey(Self.pageKeys)) {
-            case 0: id = try identifier()
-            case 1: title = try localized()
-            case 2: body = try localized()
-            case 3: visibleIf = try condition(before: start)
-            case 4:
-                if try beginArray() {
-                    repeat {
-                        guard fields.count < Flow.maxFields, fields.count - start < Flow.maxFieldsPerPage else { throw Bail() }
-                        try field(page: index)
-                    } while try nextElement()
+        var others: [String] = []
+        if try beginObject() {
+            repeat {
+                guard let key = try member(Self.pageKeys, &seen, &others, what: "a page") else { continue }
+                steps.append(.key(Self.pageKeys[key]))
+                switch key {
+                case 0: id = try identifier("the page id")
+                case 1: title = try localized("title")
+                case 2: body = try localized("body")
+                case 3:
+                    let scope = Scope(ordinal: firstOrdinal, what: "a page's condition", field: nil)
+                    visibleIf = condition(try value(), at: path(), scope: scope, order: (firstOrdinal, 0))
+                case 4: try readFields(page: index, declareOnly: false)
+                default: layout = try self.layout()
                 }
-            default:
-                let text = try stringValue()
-                if PageLayout.pathProblem(text) != nil { throw Bail() }
-                if let folder, case .failure = PageLayout.resolve(text, inFolder: folder) { throw Bail() }
-                layout = text
-            }
-        } while try nextMember()
-        guard let id else { throw Bail() }
-        return Page(id: id, title: title, body: body, visibleIf: visibleIf, fieldRange: start..<fields.count, layout: layout)
+                steps.removeLast()
+            } while try nextMember()
+        }
+        if !seen.has(0) { problem("a page is missing the required key 'id'") }
+        guard let id else { return }
+        // (`pageIndex` keeps the page's place in the document: the same as in `pages` once it loads.)
+        if let earlier = pageIndex[id] {
+            problem("duplicate page id '\(id)' (the page at $.pages[\(earlier)] has it too)", at: "id")
+            return
+        }
+        pageIndex[id] = index
+        pages.append(Page(id: id, title: title, body: body, visibleIf: visibleIf, fieldRange: start..<fields.count, layout: layout))
     }
+
+    /// A page past the last one read: only its field ids are taken (repeated ones are problems).
+    mutating func declarePage(index: Int) throws(JSONScanError) {
+        skipWhitespace()
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "{") else {
+            _ = try value()
+            return
+        }
+        var seen = KeysSeen()
+        var others: [String] = []
+        if try beginObject() {
+            repeat {
+                guard let key = try member(Self.pageKeys, &seen, &others, what: nil) else { continue }
+                steps.append(.key(Self.pageKeys[key]))
+                if key == 4, try peek() == UInt8(ascii: "[") {
+                    try readFields(page: index, declareOnly: true)
+                } else {
+                    _ = try value()
+                }
+                steps.removeLast()
+            } while try nextMember()
+        }
+    }
+
+    /// A page's `layout`: a usable path, and with a folder, a file inside it (`PageLayout`).
+    mutating func layout() throws(JSONScanError) -> String? {
+        guard let text = try string("layout") else { return nil }
+        if let problem = PageLayout.pathProblem(text) {
+            self.problem(problem)
+            return nil
+        }
+        if let folder, case .failure(let problem) = PageLayout.resolve(text, inFolder: folder) {
+            self.problem(problem.message)
+            return nil
+        }
+        return text
+    }
+
+    /// A page's `fields` (`declareOnly`: a page past the limit, whose field ids are only taken).
+    mutating func readFields(page: Int, declareOnly: Bool) throws(JSONScanError) {
+        if !declareOnly { guard try isArray("fields") else { return } }
+        guard try beginArray() else { return }
+        var slot = 0
+        var stopped: (slot: Int, message: String)?
+        repeat {
+            steps.append(.index(slot))
+            if stopped == nil, !declareOnly {
+                if slot == Flow.maxFieldsPerPage {
+                    stopped = (slot, "")
+                } else if fields.count >= Flow.maxFields {
+                    stopped = (slot, "a flow has at most \(Flow.maxFields) fields")
+                    problem(stopped!.message)
+                }
+            }
+            places.append(Place(page: Int32(page), slot: Int32(slot)))
+            if stopped == nil, !declareOnly {
+                if let field = try field(page: page, ordinal: ordinal) {
+                    places[ordinal].built = Int32(fields.count)
+                    fields.append(field)
+                }
+            } else {
+                try declareField(ordinal: ordinal)
+            }
+            ordinal += 1
+            steps.removeLast()
+            slot += 1
+        } while try nextElement()
+        if let stopped, stopped.message.isEmpty {
+            steps.append(.index(stopped.slot))
+            problem("a page has at most \(Flow.maxFieldsPerPage) fields (this one has \(slot))")
+            steps.removeLast()
+        }
+    }
+
+    /// Takes the id of a field (a string anywhere), reporting one met before.
+    mutating func declare(_ id: String, ordinal: Int) {
+        if let earlier = declared[id] {
+            let place = places[earlier]
+            let path = prefix + "pages" + Int(place.page) + "fields" + Int(place.slot)
+            problem(
+                "duplicate field id '\(id)' (ids are unique in the whole flow; the field at \(path) has it too)")
+        } else {
+            declared[id] = ordinal
+        }
+    }
+
+    /// A field past a limit: only its id is taken.
+    mutating func declareField(ordinal: Int) throws(JSONScanError) {
+        guard try peek() == UInt8(ascii: "{") else {
+            _ = try value()
+            return
+        }
+        var seen = KeysSeen()
+        var others: [String] = []
+        if try beginObject() {
+            repeat {
+                guard let key = try member(Self.fieldKeys, &seen, &others, what: nil) else { continue }
+                steps.append(.key(Self.fieldKeys[key]))
+                if key == 0, try peek() == UInt8(ascii: "\"") {
+                    declare(try stringValue(), ordinal: ordinal)
+                } else {
+                    _ = try value()
+                }
+                steps.removeLast()
+            } while try nextMember()
+        }
+    }
+
+    // MARK: Fields
 
     static let fieldKeys: [StaticString] = [
         "id", "kind", "label", "default", "required", "visibleIf", "enabledIf", "requiredIf", "accessory",
@@ -149,643 +381,739 @@ struct FlowReader {
         "components", "minuteInterval", "min", "max",  // duration: 13–16
         "options",  // choice: 17
     ]
-    static let kindNames: [StaticString] = ["text", "duration", "choice", "toggle"]
+    static let commonFieldKeys = 9
+    static let kindNames = ["text", "duration", "choice", "toggle"]
+    /// The keys of each kind, as ranges of `fieldKeys`.
+    static let kindKeyRanges = [9..<13, 13..<17, 17..<18, 18..<18]
+    static let reservedFieldIDs: Set<String> = ["background"]
 
-    /// Reads a field and adds it to `fields`.
-    mutating func field(page: Int) throws(Bail) {
-        guard try beginObject() else { throw Bail() }
-        let ordinal = fields.count
-        var seen = Seen()
-        var id: String?
-        var kind = -1
-        var label: LocalizedText?
-        var defaultJSON: JSONValue?
-        var required = false
-        var visibleIf: Condition?
-        var enabledIf: Condition?
-        var requiredIf: Condition?
-        var accessory: [AccessoryItem]?
+    /// The kind whose key `key` is (an index of `kindNames`).
+    static func owner(of key: Int) -> Int { kindKeyRanges.firstIndex { $0.contains(key) }! }
+
+    /// What a field's keys of its kind hold, read as they come.
+    struct KindValues {
         var text = TextOptions()
         var duration = DurationOptions()
-        var choices: [ChoiceOptions.Option] = []
-        repeat {
-            switch try seen.key(try memberKey(Self.fieldKeys)) {
-            case 0: id = try identifier()
-            case 1:
-                guard let name = try keywordValue(Self.kindNames) else { throw Bail() }
-                kind = name
-            case 2: label = try localized()
-            case 3:
-                // `"default": null` says "no default", as leaving it out does.
-                let value = try scalar()
-                if case .null = value { defaultJSON = nil } else { defaultJSON = value }
-            case 4: required = try bool()
-            case 5: visibleIf = try condition(before: ordinal)
-            case 6: enabledIf = try condition(before: ordinal)
-            case 7: requiredIf = try condition(before: ordinal)
-            case 8: accessory = try accessoryItems()
-            case 9: text.placeholder = try localized()
-            case 10: text.minLength = try integer(in: 0...Flow.maxTextLength)
-            case 11: text.maxLength = try integer(in: 1...Flow.maxTextLength)
-            case 12:
-                guard let key = ReturnKey(rawValue: try stringValue()) else { throw Bail() }
-                text.returnKey = key
-            case 13:
-                // Exactly ["hours", "minutes"] or ["hours", "minutes", "seconds"].
-                var names: [DurationComponent] = []
-                guard try beginArray() else { throw Bail() }
-                repeat {
-                    guard let component = DurationComponent(rawValue: try stringValue()) else { throw Bail() }
-                    names.append(component)
-                } while try nextElement()
-                guard names == [.hours, .minutes] || names == [.hours, .minutes, .seconds] else { throw Bail() }
-                duration.components = names
-            case 14:
-                let n = try integer(in: 1...30)
-                guard 60 % n == 0 else { throw Bail() }
-                duration.minuteInterval = n
-            case 15: duration.min = try integer(in: 0...86_399)
-            case 16: duration.max = try integer(in: 0...86_399)
-            default: choices = try options()
+        var durationRangeOK = true
+        var options: [ChoiceOptions.Option] = []
+        var optionsRead = false
+    }
+
+    mutating func field(page: Int, ordinal: Int) throws(JSONScanError) -> Field? {
+        guard try isObject("a field") else { return nil }
+        var seen = KeysSeen()
+        var id: String?
+        var kind: Int?
+        var kindRead = false
+        var label: LocalizedText?
+        var required = false
+        var conditions: [JSONValue?] = [nil, nil, nil]
+        var accessory: [AccessoryItem]?
+        var defaultJSON: JSONValue?
+        var values = KindValues()
+        /// Keys of a kind met before `kind`: where their values start.
+        var later: [(key: Int, offset: Int)] = []
+        var unknown: [String] = []
+        if try beginObject() {
+            repeat {
+                let key: Int
+                switch try memberKey(Self.fieldKeys, &seen, others: &unknown) {
+                case .known(let index): key = index
+                case .other(let name):
+                    steps.append(.name(name))
+                    _ = try value()
+                    steps.removeLast()
+                    continue
+                case .repeated: continue
+                }
+                steps.append(.key(Self.fieldKeys[key]))
+                defer { steps.removeLast() }
+                switch key {
+                case 0:
+                    if try peek() == UInt8(ascii: "\"") {
+                        let text = try stringValue()
+                        declare(text, ordinal: ordinal)
+                        id = identifier(text, "the field id")
+                        if let valid = id, Self.reservedFieldIDs.contains(valid) {
+                            problem("the field id '\(valid)' is reserved for taps on the page background")
+                        }
+                    } else {
+                        _ = try string("the field id")
+                    }
+                case 1:
+                    kindRead = true
+                    if let name = try string("kind") {
+                        kind = Self.kindNames.firstIndex(of: name)
+                        if kind == nil { problem("unknown field kind '\(name)'; kinds are text, duration, choice, toggle") }
+                    }
+                case 2: label = try localized("label")
+                case 3:
+                    // `"default": null` says "no default", as leaving it out does.
+                    // (`JSONValue` is `ExpressibleByNilLiteral`: `nil` is said as `.none`.)
+                    let value = try value()
+                    defaultJSON = value.isNull ? .none : value
+                case 4: required = try bool("required") ?? false
+                case 5, 6, 7: conditions[key - 5] = try value()
+                case 8: accessory = accessoryItems(try value(), at: path())
+                default:
+                    if let kind, Self.kindKeyRanges[kind].contains(key) {
+                        try kindValue(key, into: &values)
+                    } else {
+                        if !kindRead { later.append((key, at)) }
+                        _ = try value()
+                    }
+                }
+            } while try nextMember()
+        }
+        // Keys of another kind name the kind they belong to; with no usable kind, keys that
+        // belong to some kind are not judged.
+        for key in Self.commonFieldKeys..<Self.fieldKeys.count where seen.has(key) {
+            guard let kind, !Self.kindKeyRanges[kind].contains(key) else { continue }
+            let name = "\(Self.fieldKeys[key])"
+            problem("'\(name)' belongs to \(Self.kindNames[Self.owner(of: key)]) fields, not \(Self.kindNames[kind]) fields", at: name, onKey: true)
+        }
+        for name in unknown {
+            var message = "unknown key '\(name)' in a field"
+            var allowed = (0..<Self.commonFieldKeys).map { "\(Self.fieldKeys[$0])" }
+            if let kind { allowed += Self.kindKeyRanges[kind].map { "\(Self.fieldKeys[$0])" } }
+            if let near = DocumentReader.closest(to: name, in: allowed) { message += "; did you mean '\(near)'?" }
+            problem(message, at: name, onKey: true)
+        }
+        if !seen.has(0) { problem("a field is missing the required key 'id'") }
+        if !seen.has(1) { problem("a field is missing the required key 'kind'") }
+        if let kind {
+            let end = at
+            reportsDuplicates = false
+            for (key, offset) in later where Self.kindKeyRanges[kind].contains(key) {
+                at = offset
+                steps.append(.key(Self.fieldKeys[key]))
+                try kindValue(key, into: &values)
+                steps.removeLast()
             }
-        } while try nextMember()
-        guard let id, kind >= 0, !FlowLoader.reservedFieldIDs.contains(id) else { throw Bail() }
-        // Keys of another kind.
-        let kindBits: UInt32 = [0b1111 << 9, 0b1111 << 13, 1 << 17, 0][kind]
-        guard seen.bits & (0b11_1111_1110_0000_0000 & ~kindBits) == 0 else { throw Bail() }
+            reportsDuplicates = true
+            at = end
+        }
+        let scope = Scope(ordinal: ordinal, what: "a field's condition", field: id)
+        var judged: [Condition?] = [nil, nil, nil]
+        for (slot, name) in ["visibleIf", "enabledIf", "requiredIf"].enumerated() {
+            guard let value = conditions[slot] else { continue }
+            judged[slot] = condition(value, at: path() + name, scope: scope, order: (ordinal, 1 + slot))
+        }
+        guard let kind else { return nil }
         let fieldKind: Field.Kind
         var defaultValue = FieldValue.null
         switch kind {
         case 0:
-            if let minLength = text.minLength, let maxLength = text.maxLength, minLength > maxLength { throw Bail() }
-            if let defaultJSON {
-                guard case .string(let value) = defaultJSON else { throw Bail() }
-                if let maxLength = text.maxLength, value.count > maxLength { throw Bail() }
-                if let minLength = text.minLength, !value.isEmpty, value.count < minLength { throw Bail() }
-                defaultValue = .text(value)
+            let options = values.text
+            if let minLength = options.minLength, let maxLength = options.maxLength, minLength > maxLength {
+                problem("minLength \(minLength) is greater than maxLength \(maxLength)", at: "minLength")
             }
-            fieldKind = .text(text)
+            if let v = defaultJSON, let text = document.string(v, at: path() + "default", what: "a text field's default") {
+                if let maxLength = options.maxLength, text.count > maxLength {
+                    problem("the default is \(text.count) characters; maxLength is \(maxLength)", at: "default")
+                }
+                if let minLength = options.minLength, !text.isEmpty, text.count < minLength {
+                    problem("the default is \(text.count) characters; minLength is \(minLength)", at: "default")
+                }
+                defaultValue = .text(text)
+            }
+            fieldKind = .text(options)
         case 1:
-            if duration.min > duration.max || duration.snappedMin > duration.clampedMax
-                || duration.representable(atLeast: duration.min) == nil
-            {
-                throw Bail()
+            let options = values.duration
+            if values.durationRangeOK {
+                let hasMin = seen.has(15)
+                if options.min > options.max {
+                    let minText = hasMin ? "min \(options.min)" : "the default min \(options.min)"
+                    let maxText = seen.has(16) ? "max \(options.max)" : "the default max \(options.max)"
+                    problem("\(minText) is greater than \(maxText)", at: hasMin ? "min" : "max")
+                } else if options.snappedMin > options.clampedMax || options.representable(atLeast: options.min) == nil {
+                    problem(
+                        "no value from min \(options.min) to max \(options.max) can be shown by the wheels (minuteInterval \(options.minuteInterval))",
+                        at: hasMin ? "min" : "max")
+                }
             }
-            if let defaultJSON {
-                guard let n = defaultJSON.intValue, (0...86_399).contains(n), n >= duration.min, n <= duration.max,
-                    duration.isRepresentable(n)
-                else { throw Bail() }
+            if let v = defaultJSON,
+                let n = document.integer(v, at: path() + "default", what: "a duration's default (seconds)", in: 0...86_399)
+            {
+                if values.durationRangeOK && (n < options.min || n > options.max) {
+                    problem("the default \(n) is outside min \(options.min) to max \(options.max)", at: "default")
+                } else if !options.isRepresentable(n) {
+                    let minutes = (n % 3600) / 60
+                    let reason =
+                        minutes % options.minuteInterval != 0
+                        ? "its minutes (\(minutes)) are not a multiple of minuteInterval \(options.minuteInterval)"
+                        : "it has seconds (\(n % 60)) and there is no seconds wheel"
+                    problem("the default \(n) cannot be shown by the wheels: \(reason)", at: "default")
+                }
                 defaultValue = .duration(n)
             }
-            fieldKind = .duration(duration)
+            fieldKind = .duration(options)
         case 2:
-            guard seen.has(17) else { throw Bail() }
-            let options = ChoiceOptions(options: choices)
-            if let defaultJSON {
-                guard case .string(let value) = defaultJSON, let at = options.index(of: value) else { throw Bail() }
-                defaultValue = .choice(at)
+            if !seen.has(17) { problem("a choice field is missing the required key 'options'") }
+            let options = ChoiceOptions(options: values.options)
+            if let v = defaultJSON, let text = document.string(v, at: path() + "default", what: "a choice's default") {
+                if let at = options.index(of: text) {
+                    defaultValue = .choice(at)
+                } else {
+                    problem(
+                        "the default '\(text)' is not an option (options: \(options.options.map(\.id).joined(separator: ", ")))",
+                        at: "default")
+                }
             }
             fieldKind = .choice(options)
         default:
-            if let defaultJSON {
-                guard case .bool(let on) = defaultJSON else { throw Bail() }
+            if let v = defaultJSON, let on = document.bool(v, at: path() + "default", what: "a toggle's default") {
                 defaultValue = .toggle(on)
             }
             fieldKind = .toggle
         }
-        guard fieldIndex.updateValue(ordinal, forKey: id) == nil else { throw Bail() }
-        fields.append(
-            Field(
-                id: id, page: page, kind: fieldKind, label: label, defaultValue: defaultValue, required: required,
-                visibleIf: visibleIf, enabledIf: enabledIf, requiredIf: requiredIf, accessory: accessory))
+        guard let id else { return nil }
+        return Field(
+            id: id, page: page, kind: fieldKind, label: label, defaultValue: defaultValue, required: required,
+            visibleIf: judged[0], enabledIf: judged[1], requiredIf: judged[2], accessory: accessory)
+    }
+
+    /// Reads the value of `key`, a key of the field's kind.
+    mutating func kindValue(_ key: Int, into values: inout KindValues) throws(JSONScanError) {
+        switch key {
+        case 9: values.text.placeholder = try localized("placeholder")
+        case 10: values.text.minLength = try integer("minLength", in: 0...Flow.maxTextLength)
+        case 11: values.text.maxLength = try integer("maxLength", in: 1...Flow.maxTextLength)
+        case 12:
+            if let text = try string("returnKey") {
+                if let key = ReturnKey(rawValue: text) {
+                    values.text.returnKey = key
+                } else {
+                    problem("returnKey must be 'default', 'next' or 'done', not '\(text)'")
+                }
+            }
+        case 13:
+            if let components = components(try value(), at: path()) { values.duration.components = components }
+        case 14:
+            if let n = try integer("minuteInterval", in: 1...30) {
+                if 60 % n == 0 {
+                    values.duration.minuteInterval = n
+                } else {
+                    problem("minuteInterval \(n) does not divide 60 (use 1, 2, 3, 4, 5, 6, 10, 12, 15, 20 or 30)")
+                }
+            }
+        case 15:
+            if let n = try integer("min", in: 0...86_399) { values.duration.min = n } else { values.durationRangeOK = false }
+        case 16:
+            if let n = try integer("max", in: 0...86_399) { values.duration.max = n } else { values.durationRangeOK = false }
+        default:
+            values.optionsRead = true
+            values.options = try options()
+        }
     }
 
     static let optionKeys: [StaticString] = ["id", "label"]
 
-    mutating func options() throws(Bail) -> [ChoiceOptions.Option] {
+    /// A choice's `options`.
+    mutating func options() throws(JSONScanError) -> [ChoiceOptions.Option] {
         var options: [ChoiceOptions.Option] = []
-        guard try beginArray() else { throw Bail() }
+        guard try isArray("options") else { return options }
+        guard try beginArray() else {
+            problem("a choice needs at least one option")
+            return options
+        }
+        var index = 0
+        var ids = Set<String>()
         repeat {
-            guard options.count < Flow.maxOptions, try beginObject() else { throw Bail() }
-            var seen = Seen()
-            var id: String?
-            var label: LocalizedText?
-            repeat {
-                if try seen.key(try memberKey(Self.optionKeys)) == 0 { id = try identifier() } else { label = try localized() }
-            } while try nextMember()
-            guard let id, !options.contains(where: { $0.id == id }) else { throw Bail() }
-            options.append(.init(id: id, label: label))
+            if index == Flow.maxOptions { problem("a choice has at most \(Flow.maxOptions) options") }
+            steps.append(.index(index))
+            if index < Flow.maxOptions, let option = try option() {
+                if ids.insert(option.id).inserted {
+                    options.append(option)
+                } else {
+                    problem("duplicate option id '\(option.id)'", at: "id")
+                }
+            } else if index >= Flow.maxOptions {
+                _ = try value()
+            }
+            steps.removeLast()
+            index += 1
         } while try nextElement()
         return options
     }
 
-    static let pagingKeys: [StaticString] = [
-        "wrap", "swipe", "gate", "indicator", "snapDistance", "flingVelocity", "animationMs", "autoAdvanceMs",
-    ]
-    static let indicatorKeys: [StaticString] = ["style", "hidesForSinglePage"]
-
-    mutating func paging() throws(Bail) -> Paging {
-        var paging = Paging()
-        guard try beginObject() else { return paging }
-        var seen = Seen()
-        repeat {
-            switch try seen.key(try memberKey(Self.pagingKeys)) {
-            case 0: paging.wrap = try bool()
-            case 1: paging.swipe = try bool()
-            case 2:
-                guard let gate = Paging.Gate(rawValue: try stringValue()) else { throw Bail() }
-                paging.gate = gate
-            case 3:
-                if try beginObject() {
-                    var inner = Seen()
-                    repeat {
-                        if try inner.key(try memberKey(Self.indicatorKeys)) == 0 {
-                            guard let style = Paging.IndicatorStyle(rawValue: try stringValue()) else { throw Bail() }
-                            paging.indicatorStyle = style
-                        } else {
-                            paging.hidesForSinglePage = try bool()
-                        }
-                    } while try nextMember()
+    /// An option: its label is judged only when its id is good.
+    mutating func option() throws(JSONScanError) -> ChoiceOptions.Option? {
+        guard try isObject("an option") else { return nil }
+        var seen = KeysSeen()
+        var id: String?
+        var idRead = false
+        var label: LocalizedText?
+        var labelAt: Int?
+        var others: [String] = []
+        if try beginObject() {
+            repeat {
+                guard let key = try member(Self.optionKeys, &seen, &others, what: "an option") else { continue }
+                steps.append(.key(Self.optionKeys[key]))
+                if key == 0 {
+                    id = try identifier("the option id")
+                    idRead = true
+                } else if idRead {
+                    if id != nil { label = try localized("label") } else { _ = try value() }
+                } else {
+                    labelAt = at
+                    _ = try value()
                 }
-            case 4: paging.snapDistance = try number(in: 0.01...1)
-            case 5: paging.flingVelocity = try number(in: 1...100_000)
-            case 6: paging.animationMs = Double(try integer(in: 0...10_000))
-            default:
-                let n = try integer(in: 0...3_600_000)
-                guard n == 0 || n >= 100 else { throw Bail() }
-                paging.autoAdvanceMs = Double(n)
+                steps.removeLast()
+            } while try nextMember()
+        }
+        if !seen.has(0) { problem("an option is missing the required key 'id'") }
+        guard let id else { return nil }
+        if let labelAt {
+            let end = at
+            at = labelAt
+            reportsDuplicates = false
+            steps.append(.key("label"))
+            label = try localized("label")
+            steps.removeLast()
+            reportsDuplicates = true
+            at = end
+        }
+        return ChoiceOptions.Option(id: id, label: label)
+    }
+
+    // MARK: Parts judged whole
+
+    static let pagingKeys = ["wrap", "swipe", "gate", "indicator", "snapDistance", "flingVelocity", "animationMs", "autoAdvanceMs"]
+
+    mutating func paging(_ value: JSONValue, at path: JSONPath) -> Paging {
+        var paging = Paging()
+        guard let object = document.object(value, at: path, what: "paging") else { return paging }
+        document.checkKeys(object, at: path, allowed: Self.pagingKeys, what: "paging")
+        if let v = object["wrap"], let b = document.bool(v, at: path + "wrap", what: "wrap") { paging.wrap = b }
+        if let v = object["swipe"], let b = document.bool(v, at: path + "swipe", what: "swipe") { paging.swipe = b }
+        if let v = object["gate"], let text = document.string(v, at: path + "gate", what: "gate") {
+            if let gate = Paging.Gate(rawValue: text) {
+                paging.gate = gate
+            } else {
+                document.error(path + "gate", "gate must be 'valid' or 'none', not '\(text)'")
             }
-        } while try nextMember()
+        }
+        if let v = object["indicator"], let indicator = document.object(v, at: path + "indicator", what: "indicator") {
+            let at = path + "indicator"
+            document.checkKeys(indicator, at: at, allowed: ["style", "hidesForSinglePage"], what: "the indicator")
+            if let v = indicator["style"], let text = document.string(v, at: at + "style", what: "style") {
+                if let style = Paging.IndicatorStyle(rawValue: text) {
+                    paging.indicatorStyle = style
+                } else {
+                    document.error(at + "style", "style must be 'dots', 'numbers' or 'none', not '\(text)'")
+                }
+            }
+            if let v = indicator["hidesForSinglePage"],
+                let b = document.bool(v, at: at + "hidesForSinglePage", what: "hidesForSinglePage")
+            {
+                paging.hidesForSinglePage = b
+            }
+        }
+        if let v = object["snapDistance"], let n = document.number(v, at: path + "snapDistance", what: "snapDistance", in: 0.01...1) {
+            paging.snapDistance = n
+        }
+        if let v = object["flingVelocity"],
+            let n = document.number(v, at: path + "flingVelocity", what: "flingVelocity", in: 1...100_000)
+        {
+            paging.flingVelocity = n
+        }
+        if let v = object["animationMs"], let n = document.integer(v, at: path + "animationMs", what: "animationMs", in: 0...10_000) {
+            paging.animationMs = Double(n)
+        }
+        if let v = object["autoAdvanceMs"],
+            let n = document.integer(v, at: path + "autoAdvanceMs", what: "autoAdvanceMs", in: 0...3_600_000)
+        {
+            if n > 0 && n < 100 {
+                document.error(path + "autoAdvanceMs", "autoAdvanceMs must be 0 (off) or at least 100, not \(n)")
+            }
+            paging.autoAdvanceMs = Double(n)
+        }
         return paging
     }
 
-    mutating func accessoryItems() throws(Bail) -> [AccessoryItem] {
+    mutating func accessoryItems(_ value: JSONValue, at path: JSONPath) -> [AccessoryItem]? {
+        guard let list = document.array(value, at: path, what: "accessory") else { return nil }
         var items: [AccessoryItem] = []
-        guard try beginArray() else { return items }
-        repeat {
-            guard let item = AccessoryItem(rawValue: try stringValue()) else { throw Bail() }
-            if item != .flexibleSpace && item != .fixedSpace && items.contains(item) { throw Bail() }
+        let names = AccessoryItem.allCases.map(\.rawValue)
+        for (at, entry) in list.enumerated() {
+            guard let name = document.string(entry, at: path + at, what: "an accessory item") else { continue }
+            guard let item = AccessoryItem(rawValue: name) else {
+                var message = "unknown accessory item '\(name)'; items are \(names.joined(separator: ", "))"
+                if let near = DocumentReader.closest(to: name, in: names) { message = "unknown accessory item '\(name)'; did you mean '\(near)'?" }
+                document.error(path + at, message)
+                continue
+            }
+            if item != .flexibleSpace && item != .fixedSpace && items.contains(item) {
+                document.error(path + at, "accessory item '\(name)' appears twice")
+                continue
+            }
             items.append(item)
-        } while try nextElement()
+        }
         return items
     }
 
-    /// A display string: a string, or an object of language tags to strings.
+    /// A duration's `components`: exactly `["hours", "minutes"]` or `["hours", "minutes", "seconds"]`.
+    mutating func components(_ value: JSONValue, at path: JSONPath) -> [DurationComponent]? {
+        guard let list = document.array(value, at: path, what: "components") else { return nil }
+        var itemsOK = true
+        for (at, item) in list.enumerated() where DurationComponent(rawValue: item.stringValue ?? "") == nil {
+            itemsOK = false
+            document.error(path + at, "a component is \"hours\", \"minutes\" or \"seconds\", not \(item)")
+        }
+        let names = list.compactMap(\.stringValue)
+        if names == ["hours", "minutes"] { return [.hours, .minutes] }
+        if names == ["hours", "minutes", "seconds"] { return [.hours, .minutes, .seconds] }
+        if itemsOK {
+            document.error(path, "components must be [\"hours\",\"minutes\"] or [\"hours\",\"minutes\",\"seconds\"]")
+        }
+        return nil
+    }
+
+    // MARK: Conditions
+
+    static let comparisonKeys = ["equals", "notEquals", "in", "greaterThan", "lessThan", "filled"]
+
+    /// A condition of `scope`; `order` places it among the flow's conditions (page, then its
+    /// fields in order, each field's `visibleIf`, `enabledIf`, `requiredIf`).
+    mutating func condition(_ value: JSONValue, at path: JSONPath, scope: Scope, order: (Int, Int)) -> Condition? {
+        guard let object = document.object(value, at: path, what: "a condition") else { return nil }
+        if object["all"] != nil || object["any"] != nil {
+            let key = object["all"] != nil ? "all" : "any"
+            document.checkKeys(object, at: path, allowed: [key], what: "an '\(key)' condition")
+            guard let list = document.array(object[key]!, at: path + key, what: "'\(key)'") else { return nil }
+            if list.isEmpty {
+                document.error(path + key, "'\(key)' needs at least one condition")
+                return nil
+            }
+            var parts: [Condition] = []
+            for (at, part) in list.enumerated() {
+                if let condition = condition(part, at: path + key + at, scope: scope, order: order) { parts.append(condition) }
+            }
+            guard parts.count == list.count else { return nil }
+            return key == "all" ? .all(parts) : .any(parts)
+        }
+        if let inner = object["not"] {
+            document.checkKeys(object, at: path, allowed: ["not"], what: "a 'not' condition")
+            return condition(inner, at: path + "not", scope: scope, order: order).map(Condition.not)
+        }
+        guard let fieldValue = object["field"] else {
+            let before = document.problems.count + document.uncountedProblems
+            document.checkKeys(object, at: path, allowed: ["field", "all", "any", "not"] + Self.comparisonKeys, what: "a condition")
+            if document.problems.count + document.uncountedProblems == before {
+                document.error(
+                    path, "a condition needs 'field' with one of \(Self.comparisonKeys.joined(separator: ", ")), or 'all', 'any' or 'not'")
+            }
+            return nil
+        }
+        document.checkKeys(object, at: path, allowed: ["field"] + Self.comparisonKeys, what: "a condition")
+        let operators = object.keys.filter { Self.comparisonKeys.contains($0) }
+        guard operators.count == 1, let op = operators.first else {
+            document.error(
+                path,
+                operators.isEmpty
+                    ? "a condition on a field needs one of \(Self.comparisonKeys.joined(separator: ", "))"
+                    : "a condition has one comparison, not \(operators.joined(separator: " and "))")
+            return nil
+        }
+        guard let name = document.string(fieldValue, at: path + "field", what: "'field'") else { return nil }
+        guard let declaredOrdinal = declared[name] else {
+            // Unknown, or declared further on: decided at the end of the document.
+            pending.append(
+                Pending(
+                    problem: document.reserve(path + "field"), name: name, scope: scope,
+                    order: (order.0, order.1, pending.count)))
+            return nil
+        }
+        if name == scope.field {
+            document.error(path + "field", "the condition names its own field '\(name)'; a field's conditions may name earlier fields only")
+            return nil
+        }
+        guard declaredOrdinal < scope.ordinal else {
+            document.error(path + "field", Self.looksAhead(name, scope))
+            return nil
+        }
+        let built = Int(places[declaredOrdinal].built)
+        guard built >= 0 else { return nil }  // that field had problems of its own
+        let field = fields[built]
+        let operand = object[op]!
+        let operandPath = path + op
+        switch op {
+        case "filled":
+            guard let filled = document.bool(operand, at: operandPath, what: "'filled'") else { return nil }
+            return .filled(field: built, filled)
+        case "greaterThan", "lessThan":
+            guard case .duration = field.kind else {
+                document.error(operandPath, "'\(op)' compares durations; '\(name)' is a \(field.kind.name) field")
+                return nil
+            }
+            guard let bound = document.number(operand, at: operandPath, what: "'\(op)'", in: -1e9...1e9) else { return nil }
+            return op == "greaterThan" ? .greaterThan(field: built, bound) : .lessThan(field: built, bound)
+        case "in":
+            guard let list = document.array(operand, at: operandPath, what: "'in'") else { return nil }
+            if list.isEmpty {
+                document.error(operandPath, "'in' needs at least one value")
+                return nil
+            }
+            var values: [FieldValue] = []
+            for (at, item) in list.enumerated() {
+                if let value = comparable(item, at: operandPath + at, field: field, name: name) { values.append(value) }
+            }
+            return values.count == list.count ? .oneOf(field: built, values) : nil
+        default:
+            guard let value = comparable(operand, at: operandPath, field: field, name: name) else { return nil }
+            return op == "equals" ? .equals(field: built, value) : .notEquals(field: built, value)
+        }
+    }
+
+    static func looksAhead(_ name: String, _ scope: Scope) -> String {
+        "the condition looks ahead: '\(name)' is not answered before this point (\(scope.what) may name fields of earlier pages\(scope.what.hasPrefix("a field") ? " or earlier on its own page" : " only"))"
+    }
+
+    /// Gives each condition that named a field not known when it was read its message: the
+    /// field is further on, or nowhere. Hints go to the first few, in the flow's order.
+    mutating func decidePending() {
+        guard !pending.isEmpty else { return }
+        var sortedIDs: [String]?
+        for entry in pending.sorted(by: { $0.order < $1.order }) {
+            let message: String
+            if declared[entry.name] != nil {
+                message = Self.looksAhead(entry.name, entry.scope)
+            } else {
+                var text = "the condition names the unknown field '\(entry.name)'"
+                // Hints cost a comparison with every field: given for the first few only.
+                hintsGiven += 1
+                if hintsGiven <= 20 {
+                    if sortedIDs == nil { sortedIDs = declared.keys.sorted() }
+                    if let near = DocumentReader.closest(to: entry.name, in: sortedIDs!) { text += "; did you mean '\(near)'?" }
+                }
+                message = text
+            }
+            if let problem = entry.problem { document.setMessage(message, ofProblem: problem) }
+        }
+    }
+
+    /// A value a condition compares a field with: of the field's kind (an option id for choices).
+    mutating func comparable(_ value: JSONValue, at path: JSONPath, field: Field, name: String) -> FieldValue? {
+        if case .null = value {
+            document.error(path, "compare with null through {\"field\": \"\(name)\", \"filled\": false}")
+            return nil
+        }
+        if let converted = field.value(from: value) { return converted }
+        switch field.kind {
+        case .choice(let options):
+            if case .string(let text) = value {
+                document.error(path, "'\(text)' is not an option of '\(name)' (options: \(options.options.map(\.id).joined(separator: ", ")))")
+            } else {
+                document.error(path, "'\(name)' is a choice; compare it with an option id, not \(value.typeName)")
+            }
+        case .text: document.error(path, "'\(name)' is a text field; compare it with a string, not \(value.typeName)")
+        case .duration: document.error(path, "'\(name)' is a duration; compare it with a whole number of seconds, not \(value)")
+        case .toggle: document.error(path, "'\(name)' is a toggle; compare it with true or false, not \(value.typeName)")
+        }
+        return nil
+    }
+
+    // MARK: Values
+
+    /// The id here (`what` names it in problems), or nil after a problem.
+    mutating func identifier(_ what: String) throws(JSONScanError) -> String? {
+        skipWhitespace()
+        guard at < bytes.count else { throw JSONScanError() }
+        // Most ids are plain: read in place.
+        if bytes[at] == UInt8(ascii: "\"") {
+            let start = at + 1
+            var end = start
+            while end < bytes.count, Self.isIDByte(bytes[end]) { end += 1 }
+            if end < bytes.count, bytes[end] == UInt8(ascii: "\""), end > start, end - start <= 64,
+                end - start <= limits.stringBytes
+            {
+                at = end + 1
+                return makeString(start..<end)
+            }
+        }
+        guard let text = try string(what) else { return nil }
+        return identifier(text, what)
+    }
+
+    @inline(__always) static func isIDByte(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10 || byte == 46 || byte == 95 || byte == 45
+    }
+
+    /// `text` when it is an id: 1–64 characters from `A-Z a-z 0-9 . _ -`.
+    mutating func identifier(_ text: String, _ what: String) -> String? {
+        let valid = !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy(Self.isIDByte)
+        guard valid else {
+            if text.utf8.count > 64 && text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 }) {
+                problem("\(what) is \(text.count) characters long; ids have at most 64")
+            } else {
+                problem("\(what) '\(text)' must be 1 to 64 characters from A-Z a-z 0-9 . _ -")
+            }
+            return nil
+        }
+        return text
+    }
+
     /// A display string: checked here, kept as its place in the document, and made `String`s
     /// only when asked for (`LocalizedText.storage`, through `decodeLocalized`).
-    mutating func localized() throws(Bail) -> LocalizedText {
+    mutating func localized(_ what: String) throws(JSONScanError) -> LocalizedText? {
         skipWhitespace()
-        guard at < bytes.count, let source else { throw Bail() }
+        guard at < bytes.count, let source else { throw JSONScanError() }
         let start = at
-        if bytes[at] == UInt8(ascii: "\"") {
-            try checkedText()
-            // Longer than the cap in bytes (quotes and escapes included): the full path counts.
-            if at - start > Flow.maxDisplayCharacters { throw Bail() }
-        } else {
-            guard try beginObject() else { throw Bail() }
+        switch bytes[at] {
+        case UInt8(ascii: "\""):
+            try checkedText(what)
+        case UInt8(ascii: "{"):
+            guard try beginObject() else {
+                problem("\(what) needs at least one language")
+                return nil
+            }
             tagRanges.removeAll(keepingCapacity: true)
+            escapedTags.removeAll(keepingCapacity: true)
             repeat {
-                let key = try plainKey()
-                for earlier in tagRanges where same(earlier, key) { throw Bail() }
-                tagRanges.append(key)
-                try checkLanguageTag(key, slot: tagRanges.count - 1)
+                skipWhitespace()
+                let keyAt = at
+                let key = try anyKey()
+                let tag: String?
+                let repeated: Bool
+                if usedScratch {
+                    let text = String(decoding: scratch, as: UTF8.self)
+                    tag = text
+                    repeated = escapedTags.contains(text) || tagRanges.contains { makeString($0) == text }
+                    escapedTags.append(text)
+                    if !repeated, !Self.isLanguageTag(text) {
+                        problem(Flow.languageTagProblem(text)!, at: text, onKey: true)
+                    }
+                } else {
+                    tag = nil
+                    repeated =
+                        tagRanges.contains { same($0, key) }
+                        || (!escapedTags.isEmpty && escapedTags.contains(makeString(key)))
+                    tagRanges.append(key)
+                    if !repeated { checkLanguageTag(key, slot: tagRanges.count - 1) }
+                }
                 try colon()
-                let text = at
-                try checkedText()
-                if at - text > Flow.maxDisplayCharacters { throw Bail() }
+                let step = tag.map(JSONStep.name) ?? .range(key)
+                steps.append(step)
+                if repeated {
+                    try duplicate(keyAt: keyAt)
+                } else {
+                    try checkedText(what, tag: step)
+                }
+                steps.removeLast()
             } while try nextMember()
+        default:
+            let value = try value()
+            problem("\(what) must be a string or an object of language tags to strings, not \(value.typeName)")
+            return nil
         }
         return LocalizedText(source: source, offset: start)
     }
 
-    /// Reads a string as `stringValue` does (the same checks) without making it a `String`.
-    mutating func checkedText() throws(Bail) {
+    /// A display string's text: a string, of at most `Flow.maxDisplayCharacters` characters.
+    /// (`tag`: the language of the text, in an object of languages.)
+    mutating func checkedText(_ what: String, tag: JSONStep? = nil) throws(JSONScanError) {
         skipWhitespace()
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
+        guard at < bytes.count else { throw JSONScanError() }
+        func shown() -> String {
+            switch tag {
+            case .name(let name)?: "\(what) in '\(name)'"
+            case .range(let range)?: "\(what) in '\(makeString(range))'"
+            default: what
+            }
+        }
+        guard bytes[at] == UInt8(ascii: "\"") else {
+            let value = try value()
+            _ = document.string(value, at: path(), what: shown())
+            return
+        }
         let range = try scanString()
-        if !usedScratch && nonASCII { guard isUTF8(range) else { throw Bail() } }
+        // Characters are never more than bytes: most texts are decided without counting.
+        let count = usedScratch ? scratch.count : range.count
+        guard count > Flow.maxDisplayCharacters else { return }
+        let characters = usedScratch ? String(decoding: scratch, as: UTF8.self).count : makeString(range).count
+        if characters > Flow.maxDisplayCharacters {
+            problem(
+                "\(shown()) is \(characters) characters long; a display string has at most \(Flow.maxDisplayCharacters) (a longer text takes seconds to lay out)")
+        }
     }
 
-    /// The entries of a display string `localized` read at `at` (so every check holds).
-    mutating func decodeLocalized() throws(Bail) -> [LocalizedText.Entry] {
+    /// The entries of a display string `localized` read at `at`.
+    mutating func decodeLocalized() throws(JSONScanError) -> [LocalizedText.Entry] {
         skipWhitespace()
-        guard at < bytes.count else { throw Bail() }
-        if bytes[at] == UInt8(ascii: "\"") { return [LocalizedText.Entry(tag: "", text: try decodedText())] }
-        guard try beginObject() else { throw Bail() }
+        guard at < bytes.count else { throw JSONScanError() }
+        if bytes[at] == UInt8(ascii: "\"") { return [LocalizedText.Entry(tag: "", text: try stringValue())] }
+        guard try beginObject() else { throw JSONScanError() }
         var entries: [LocalizedText.Entry] = []
         entries.reserveCapacity(4)
         repeat {
-            let key = try plainKey()
-            let tag = makeString(key)
+            let key = try anyKey()
+            let tag = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key)
             try colon()
-            entries.append(LocalizedText.Entry(tag: tag, text: try decodedText()))
+            entries.append(LocalizedText.Entry(tag: tag, text: try stringValue()))
         } while try nextMember()
         return entries
     }
 
-    /// A string checked before (by `checkedText`), as text.
-    mutating func decodedText() throws(Bail) -> String {
-        skipWhitespace()
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
-        let range = try scanString()
-        return usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)
-    }
-
-    /// The tags of the display string being read, to find a duplicate.
+    /// The tags of the display string being read, to find a repeated one.
     var tagRanges: [Range<Int>] = []
+    var escapedTags: [String] = []
     /// Tags checked so far (the first few different ones): a flow's display strings use the same
     /// few tags, each checked once.
     var knownTags: [Range<Int>] = []
 
     /// (`slot`: where the tag is in its display string; display strings list their tags in the
     /// same order, so the tag checked for that slot is tried first.)
-    mutating func checkLanguageTag(_ key: Range<Int>, slot: Int) throws(Bail) {
+    mutating func checkLanguageTag(_ key: Range<Int>, slot: Int) {
         if slot < knownTags.count, same(knownTags[slot], key) { return }
         for known in knownTags where same(known, key) { return }
-        guard FlowLoader.isLanguageTag(UnsafeBufferPointer(rebasing: bytes[key])) else { throw Bail() }
+        guard Self.isLanguageTag(UnsafeBufferPointer(rebasing: bytes[key])) else {
+            let tag = makeString(key)
+            problem(Flow.languageTagProblem(tag)!, at: tag, onKey: true)
+            return
+        }
         if knownTags.count < 16 { knownTags.append(key) }
     }
 
-    /// Whether two ranges of `bytes` hold the same bytes.
-    @inline(__always) func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        a.count == b.count && memcmp(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, a.count) == 0
+    /// Whether `tag` has the shape of a BCP 47 tag: a primary subtag of 2–8 ASCII letters (or
+    /// `x`/`X` followed by private-use subtags), then `-`-separated subtags of 1–8 ASCII letters
+    /// and digits.
+    static func isLanguageTag(_ tag: String) -> Bool {
+        var tag = tag
+        return tag.withUTF8 { isLanguageTag($0) }
     }
 
-    // MARK: Conditions
-
-    static let conditionKeys: [StaticString] = [
-        "all", "any", "not", "field", "equals", "notEquals", "in", "greaterThan", "lessThan", "filled",
-    ]
-
-    /// A condition that may name the fields read before field number `ordinal`.
-    mutating func condition(before ordinal: Int) throws(Bail) -> Condition {
-        guard try beginObject() else { throw Bail() }
-        var seen = Seen()
-        var parts: [Condition] = []
-        var inner: Condition?
-        var name: String?
-        var operand: JSONValue?
-        var list: [JSONValue] = []
-        repeat {
-            let key = try seen.key(try memberKey(Self.conditionKeys))
-            switch key {
-            case 0, 1:
-                guard try beginArray() else { throw Bail() }
-                repeat { parts.append(try condition(before: ordinal)) } while try nextElement()
-            case 2: inner = try condition(before: ordinal)
-            case 3: name = try stringValue()
-            case 6:
-                guard try beginArray() else { throw Bail() }
-                repeat { list.append(try scalar()) } while try nextElement()
-            default: operand = try scalar()
+    /// `isLanguageTag` over a tag's UTF-8 bytes.
+    static func isLanguageTag(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let dash = UInt8(ascii: "-")
+        @inline(__always) func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+        var start = 0
+        var first = true
+        for end in 0...bytes.count where end == bytes.count || bytes[end] == dash {
+            let length = end - start
+            if first {
+                let privateUse = length == 1 && bytes[start] | 0x20 == UInt8(ascii: "x") && end < bytes.count
+                if !privateUse {
+                    guard length >= 2 && length <= 8 else { return false }
+                    for at in start..<end where !isLetter(bytes[at]) { return false }
+                }
+                first = false
+            } else {
+                guard length >= 1 && length <= 8 else { return false }
+                for at in start..<end where !(isLetter(bytes[at]) || isDigit(bytes[at])) { return false }
             }
-        } while try nextMember()
-        switch seen.bits {
-        case 1 << 0: return .all(parts)
-        case 1 << 1: return .any(parts)
-        case 1 << 2: return .not(inner!)
-        default: break
-        }
-        // `field` and one comparison.
-        let op = seen.bits & ~(1 << 3)
-        guard seen.has(3), op != 0, op & (op - 1) == 0, op & 0b111 == 0, let name, let index = fieldIndex[name],
-            index < ordinal
-        else { throw Bail() }
-        let field = fields[index]
-        @inline(__always) func comparable(_ value: JSONValue) throws(Bail) -> FieldValue {
-            guard value != .null, let converted = field.value(from: value) else { throw Bail() }
-            return converted
-        }
-        switch op {
-        case 1 << 4: return .equals(field: index, try comparable(operand!))
-        case 1 << 5: return .notEquals(field: index, try comparable(operand!))
-        case 1 << 6:
-            var values: [FieldValue] = []
-            values.reserveCapacity(list.count)
-            for item in list { values.append(try comparable(item)) }
-            return .oneOf(field: index, values)
-        case 1 << 7, 1 << 8:
-            guard case .duration = field.kind, case .number(let bound) = operand!, (-1e9...1e9).contains(bound) else {
-                throw Bail()
-            }
-            return op == 1 << 7 ? .greaterThan(field: index, bound) : .lessThan(field: index, bound)
-        default:
-            guard case .bool(let filled) = operand! else { throw Bail() }
-            return .filled(field: index, filled)
-        }
-    }
-
-    // MARK: Values
-
-    mutating func identifier() throws(Bail) -> String {
-        skipWhitespace()
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
-        let start = at + 1
-        var end = start
-        while end < bytes.count {
-            let byte = bytes[end]
-            let valid =
-                (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10 || byte == 46 || byte == 95
-                || byte == 45
-            guard valid else { break }
-            end += 1
-        }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), end > start, end - start <= min(64, limits.stringBytes) else {
-            throw Bail()
-        }
-        at = end + 1
-        return makeString(start..<end)
-    }
-
-    /// A string naming one of `words` (compared as bytes), or nil for another string.
-    mutating func keywordValue(_ words: [StaticString]) throws(Bail) -> Int? {
-        skipWhitespace()
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
-        let range = try scanString()
-        return usedScratch || nonASCII ? nil : match(range, words)
-    }
-
-    mutating func stringValue() throws(Bail) -> String {
-        skipWhitespace()
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
-        let range = try scanString()
-        if usedScratch { return String(decoding: scratch, as: UTF8.self) }
-        // Up to 15 bytes a String is stored inline; longer ones are allocated, so a text met
-        // before (an option label, a field label in each language) is shared instead.
-        if range.count <= 15 {
-            if nonASCII { guard isUTF8(range) else { throw Bail() } }
-            return makeString(range)
-        }
-        let slot = textSlot(range)
-        if let cached = recentTexts[slot], same(cached.bytes, range) { return cached.text }
-        if nonASCII { guard isUTF8(range) else { throw Bail() } }
-        let text = makeString(range)
-        recentTexts[slot] = RecentText(bytes: range, text: text)
-        return text
-    }
-
-    /// A text read from the document and where (its bytes were checked then).
-    struct RecentText {
-        var bytes: Range<Int>
-        var text: String
-    }
-
-    /// Texts longer than 15 bytes read so far, by a hash of their bytes (a slot holds the last one).
-    /// (1,024 slots, made by `flow`.)
-    var recentTexts: [RecentText?] = []
-
-    /// The slot of a text of at least 16 bytes: a hash of its length and its first and last 8 bytes.
-    @inline(__always) func textSlot(_ range: Range<Int>) -> Int {
-        let start = UnsafeRawPointer(bytes.baseAddress! + range.lowerBound)
-        let first = start.loadUnaligned(as: UInt64.self)
-        let last = start.loadUnaligned(fromByteOffset: range.count - 8, as: UInt64.self)
-        var hash = (first &* 0x9E37_79B9_7F4A_7C15) ^ (last &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(range.count)
-        hash ^= hash >> 29
-        hash = hash &* 0xBF58_476D_1CE4_E5B9
-        return Int(truncatingIfNeeded: hash >> 54)
-    }
-
-    /// Whether `bytes[range]` is strict UTF-8 (no overlongs, surrogates or scalars past U+10FFFF),
-    /// as `JSONParser` reads it.
-    func isUTF8(_ range: Range<Int>) -> Bool {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            if bytes[index] < 0x80 {
-                index += 1
-                continue
-            }
-            do { index += try JSONGrammar.utf8Length(bytes, at: index, end: range.upperBound) } catch { return false }
+            start = end + 1
         }
         return true
     }
-
-    @inline(__always) func makeString(_ range: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-    }
-
-    mutating func bool() throws(Bail) -> Bool {
-        guard case .bool(let value) = try scalar() else { throw Bail() }
-        return value
-    }
-
-    mutating func number(in range: ClosedRange<Double>) throws(Bail) -> Double {
-        guard case .number(let value) = try scalar(), range.contains(value) else { throw Bail() }
-        return value
-    }
-
-    mutating func integer(in range: ClosedRange<Int>) throws(Bail) -> Int {
-        guard let value = try scalar().intValue, range.contains(value) else { throw Bail() }
-        return value
-    }
-
-    /// A string, number, boolean or null (an array or object is not read here).
-    mutating func scalar() throws(Bail) -> JSONValue {
-        skipWhitespace()
-        guard at < bytes.count else { throw Bail() }
-        switch bytes[at] {
-        case UInt8(ascii: "\""): return .string(try stringValue())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw Bail()
-        }
-    }
-
-    // MARK: Structure
-
-    /// Which keys of an object were read, as bits, so a key read twice gives up.
-    struct Seen {
-        var bits: UInt32 = 0
-        mutating func key(_ index: Int) throws(Bail) -> Int {
-            let bit: UInt32 = 1 << UInt32(index)
-            guard bits & bit == 0 else { throw Bail() }
-            bits |= bit
-            return index
-        }
-        func has(_ index: Int) -> Bool { bits & (1 << UInt32(index)) != 0 }
-    }
-
-    /// Reads `{`; false for an empty object (whose `}` is read too).
-    mutating func beginObject() throws(Bail) -> Bool {
-        skipWhitespace()
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "{") else { throw Bail() }
-        return try enter(UInt8(ascii: "}"))
-    }
-
-    mutating func beginArray() throws(Bail) -> Bool {
-        skipWhitespace()
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "[") else { throw Bail() }
-        return try enter(UInt8(ascii: "]"))
-    }
-
-    @inline(__always) mutating func enter(_ close: UInt8) throws(Bail) -> Bool {
-        at += 1
-        depth += 1
-        guard depth <= limits.depth else { throw Bail() }
-        skipWhitespace()
-        if at < bytes.count, bytes[at] == close {
-            at += 1
-            depth -= 1
-            return false
-        }
-        return true
-    }
-
-    /// After a member: true after `,` (another member follows), false after the closing `}`.
-    mutating func nextMember() throws(Bail) -> Bool { try next(UInt8(ascii: "}")) }
-    mutating func nextElement() throws(Bail) -> Bool { try next(UInt8(ascii: "]")) }
-
-    @inline(__always) mutating func next(_ close: UInt8) throws(Bail) -> Bool {
-        skipWhitespace()
-        guard at < bytes.count else { throw Bail() }
-        if bytes[at] == UInt8(ascii: ",") {
-            at += 1
-            return true
-        }
-        guard bytes[at] == close else { throw Bail() }
-        at += 1
-        depth -= 1
-        return false
-    }
-
-    /// A member's key, which must be one of `keys`, and its `:`; returns the key's index.
-    mutating func memberKey(_ keys: [StaticString]) throws(Bail) -> Int {
-        let range = try plainKey()
-        guard let index = match(range, keys) else { throw Bail() }
-        try colon()
-        return index
-    }
-
-    /// A key written without escapes (the full path reads the others), as a range of `bytes`.
-    mutating func plainKey() throws(Bail) -> Range<Int> {
-        skipWhitespace()
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Bail() }
-        let range = try scanString()
-        guard !usedScratch, !nonASCII else { throw Bail() }
-        return range
-    }
-
-    mutating func colon() throws(Bail) {
-        skipWhitespace()
-        guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw Bail() }
-        at += 1
-    }
-
-    func match(_ range: Range<Int>, _ words: [StaticString]) -> Int? {
-        let count = range.count
-        for (index, word) in words.enumerated() where word.utf8CodeUnitCount == count {
-            if memcmp(bytes.baseAddress! + range.lowerBound, word.utf8Start, count) == 0 { return index }
-        }
-        return nil
-    }
-
-    @inline(__always) mutating func skipWhitespace() {
-        while at < bytes.count {
-            switch bytes[at] {
-            case 0x20, 0x0A, 0x0D, 0x09: at += 1
-            default: return
-            }
-        }
-    }
-
-    mutating func literal(_ word: StaticString) throws(Bail) {
-        let count = word.utf8CodeUnitCount
-        guard at + count <= bytes.count, memcmp(bytes.baseAddress! + at, word.utf8Start, count) == 0 else { throw Bail() }
-        at += count
-    }
-
-    // MARK: Strings and numbers, as strict as `JSONParser`
 
     /// Whether the last `scanString` decoded into `scratch` (it held escapes).
     var usedScratch = false
-    /// Whether the last string read in place holds non-ASCII bytes, not checked yet: only
-    /// `stringValue` turns such a string into text, checking it is UTF-8 as it does. Keys, ids,
-    /// tags and keywords are compared with ASCII, so non-ASCII bytes never match them.
-    var nonASCII = false
-
-    /// Reads a string from its opening quote; returns the range of its content. When it holds
-    /// escapes, the checked and decoded bytes are in `scratch` (`usedScratch`).
-    mutating func scanString() throws(Bail) -> Range<Int> {
-        let base = bytes.baseAddress!
-        let count = bytes.count
-        let start = at + 1
-        var index = start
-        var high: UInt8 = 0
-        usedScratch = false
-        // Eight bytes at a time while none is a quote, a backslash or a control character (each
-        // test is exact for the word; the loop below finds which byte it was).
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        var highWord: UInt64 = 0
-        while index + 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            if special & highBits != 0 { break }
-            highWord |= word
-            index += 8
-        }
-        if highWord & highBits != 0 { high = 0x80 }
-        while index < count {
-            let byte = base[index]
-            if byte == UInt8(ascii: "\"") {
-                guard index - start <= limits.stringBytes else { throw Bail() }
-                at = index + 1
-                nonASCII = high >= 0x80
-                return start..<index
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            high |= byte
-            index += 1
-        }
-        // Escapes (or an error): decoded into `scratch`. The runs between escapes are copied whole
-        // and checked as UTF-8 when they hold non-ASCII bytes (a run ends at an ASCII byte, so no
-        // sequence is split between runs: one cut short fails the check, as byte by byte).
-        usedScratch = true
-        nonASCII = false
-        scratch.removeAll(keepingCapacity: true)
-        var run = start
-        at = index
-        while true {
-            while at < count {
-                let byte = base[at]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-                high |= byte
-                at += 1
-            }
-            if at > run {
-                if high >= 0x80 { guard isUTF8(run..<at) else { throw Bail() } }
-                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<at]))
-                high = 0
-                guard scratch.count <= limits.stringBytes else { throw Bail() }
-            }
-            guard at < count else { throw Bail() }
-            switch base[at] {
-            case UInt8(ascii: "\""):
-                at += 1
-                return start..<(at - 1)
-            case UInt8(ascii: "\\"):
-                try escape()
-                guard scratch.count <= limits.stringBytes else { throw Bail() }
-                run = at
-            default: throw Bail()
-            }
-        }
-    }
-
-    mutating func escape() throws(Bail) {
-        do { try JSONGrammar.decodeEscape(bytes, at: &at, into: &scratch) } catch { throw Bail() }
-    }
-
-    mutating func parseNumber() throws(Bail) -> Double {
-        do { return try JSONGrammar.number(bytes, at: &at) } catch { throw Bail() }
-    }
 }
 
-/// A flow's document: the `JSONValue` it was read from, or the bytes of a flow the fast path
-/// read, parsed the first time `Flow.document` is asked for (snapshots that embed the flow).
+/// A flow's document: the `JSONValue` it was read from, or its bytes, parsed the first time
+/// `Flow.document` is asked for (snapshots that embed the flow).
 final class FlowDocument: @unchecked Sendable {
     /// Immutable; only `parsed` changes, under its lock.
     private let bytes: [UInt8]
@@ -804,12 +1132,13 @@ final class FlowDocument: @unchecked Sendable {
         parsed = Mutex(nil)
     }
 
-    /// The entries of the display string the fast path read at `offset` of the bytes.
+    /// The entries of the display string read at `offset` of the bytes.
     func localizedEntries(at offset: Int) -> [LocalizedText.Entry] {
         bytes.withUnsafeBufferPointer { buffer in
-            var reader = FlowReader(bytes: buffer, limits: limits, folder: nil, source: nil)
+            var reader = FlowReader(
+                bytes: buffer, limits: limits, folder: nil, source: nil, document: DocumentReader(file: "", bytes: []))
             reader.at = offset
-            // The fast path read this display string under these limits, so it reads again.
+            // The flow was read from these bytes under these limits, so they read again.
             return (try? reader.decodeLocalized()) ?? []
         }
     }
@@ -817,7 +1146,7 @@ final class FlowDocument: @unchecked Sendable {
     var value: JSONValue {
         parsed.withLock { parsed in
             if let parsed { return parsed }
-            // The fast path read these bytes under these limits, so they parse.
+            // The flow was read from these bytes under these limits, so they parse.
             let value = (try? JSONParser.parse(bytes, limits: limits).value) ?? .null
             parsed = value
             return value

@@ -37,17 +37,7 @@ public struct DocumentReader: Sendable {
                     message: error.message)
             ])
         }
-        for duplicate in result.duplicateKeys {
-            guard reader.problems.count < keptProblemLimit else {
-                reader.uncountedProblems += 1
-                continue
-            }
-            reader.problems.append(
-                Problem(
-                    path: duplicate.path, onKey: true,
-                    message: "duplicate key '\(lastKey(duplicate.path))' (its first value is the one read)",
-                    offset: duplicate.offset))
-        }
+        for duplicate in result.duplicateKeys { reader.duplicateKey(duplicate.path, offset: duplicate.offset) }
         return (result.value, reader)
     }
 
@@ -61,21 +51,46 @@ public struct DocumentReader: Sendable {
     /// Problems found beyond `keptProblemLimit`.
     public private(set) var uncountedProblems = 0
 
-    /// The same problems, placed in `bytes` (the text of the value they were found in).
-    func relocated(in bytes: [UInt8]) -> DocumentReader {
-        var reader = DocumentReader(file: file, bytes: bytes)
-        reader.problems = problems
-        reader.uncountedProblems = uncountedProblems
-        reader.hintsGiven = hintsGiven
-        return reader
-    }
-
     public mutating func error(_ path: JSONPath, _ message: String, onKey: Bool = false) {
         guard problems.count < Self.keptProblemLimit else {
             uncountedProblems += 1
             return
         }
         problems.append(Problem(path: path, onKey: onKey, message: message))
+    }
+
+    /// A repeated key at `offset` (its member's path): the first value is the one read.
+    mutating func duplicateKey(_ path: JSONPath, offset: Int) {
+        guard problems.count < Self.keptProblemLimit else {
+            uncountedProblems += 1
+            return
+        }
+        problems.append(
+            Problem(path: path, onKey: true, message: "duplicate key '\(Self.lastKey(path))' (its first value is the one read)", offset: offset))
+    }
+
+    /// A problem recorded by another reader of the same document (repeated keys have an `offset`).
+    mutating func append(_ problem: Problem) {
+        guard problems.count < Self.keptProblemLimit else {
+            uncountedProblems += 1
+            return
+        }
+        problems.append(problem)
+    }
+
+    /// Records a problem at `path` whose message is known later (`setMessage`); nil when the
+    /// problem is only counted.
+    mutating func reserve(_ path: JSONPath) -> Int? {
+        guard problems.count < Self.keptProblemLimit else {
+            uncountedProblems += 1
+            return nil
+        }
+        problems.append(Problem(path: path, onKey: false, message: ""))
+        return problems.count - 1
+    }
+
+    mutating func setMessage(_ message: String, ofProblem index: Int) {
+        problems[index].message = message
     }
 
     /// Every problem as a diagnostic, in document order, at most `diagnosticLimit` of them and

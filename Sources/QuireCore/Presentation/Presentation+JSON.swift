@@ -28,7 +28,7 @@ extension FieldPresentation {
     public var json: JSONValue {
         var object = JSONObject(minimumCapacity: 12)
         object.append("id", .string(id))
-        object.append("kind", .string(kind))
+        object.append("kind", .string(kind.rawValue))
         object.append("label", .string(label))
         object.append("display", .string(display))
         object.append("placeholder", .string(placeholder))

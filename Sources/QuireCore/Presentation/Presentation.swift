@@ -14,8 +14,22 @@ public struct PagePresentation: Sendable, Hashable {
 }
 
 public struct FieldPresentation: Sendable, Hashable {
+    /// A field's kind, as the flow names it (CONTRACT §1).
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case text, duration, choice, toggle
+
+        init(_ kind: Field.Kind) {
+            switch kind {
+            case .text: self = .text
+            case .duration: self = .duration
+            case .choice: self = .choice
+            case .toggle: self = .toggle
+            }
+        }
+    }
+
     public var id: String
-    public var kind: String
+    public var kind: Kind
     public var label: String
     /// The value as shown: "25 min", "1 h 05 min", "1 min 30 s" (`Strings.duration`), an option's label, "On"; empty when unset.
     public var display: String
@@ -142,7 +156,7 @@ extension Session {
         }
         let code = touched[field] ? fieldError[field] : nil
         return FieldPresentation(
-            id: definition.id, kind: definition.kind.name, label: definition.label?.resolve(locale) ?? definition.id,
+            id: definition.id, kind: FieldPresentation.Kind(definition.kind), label: definition.label?.resolve(locale) ?? definition.id,
             display: display(value, of: definition), placeholder: placeholder, enabled: fieldEnabled[field],
             focused: inputField == field, required: fieldRequired[field],
             error: code.map { errorText($0, field: definition) }, errorCode: code, isOn: isOn,

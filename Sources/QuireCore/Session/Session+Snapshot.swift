@@ -1,26 +1,79 @@
+// FoundationEssentials where the toolchain splits Foundation (Linux).
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+#else
+    import Foundation
+#endif
+
 /// Snapshots: the whole session as JSON (`quire.snapshot/1`), restorable to an equal session,
 /// including a running animation, a drag, an open picker with its draft, and a completed result.
+/// One writer (`snapshotData`, straight from the session's arrays to the bytes) and one reader
+/// (`SnapshotReader`: one pass over the bytes that reads the answers and touched marks where they
+/// are and every other member as a value, and records every problem at its JSON path).
 extension Session {
     public static let snapshotFormat = "quire.snapshot/1"
 
-    /// The session as JSON. With `includingFlow` the flow document is embedded, so the snapshot
-    /// restores on its own (an autosave survives an edited flow file).
+    /// The session as a JSON value: the bytes `snapshotData` writes, read back.
     public func snapshot(includingFlow: Bool = true) -> JSONValue {
-        var object = JSONObject(minimumCapacity: 14)
-        object.append("format", .string(Self.snapshotFormat))
-        object.append("flowID", .string(flow.id))
-        if includingFlow { object.append("flow", flow.document) }
-        object.append("locale", .string(locale))
-        object.append("viewportWidth", .number(viewportWidth))
-        object.append("values", stateValue("values")!)
-        object.append("touched", .array(flow.fields.indices.filter { touched[$0] }.map { .string(flow.fieldIDs[$0]) }))
-        object.append("page", .string(flow.pages[currentPage].id))
-        object.append("position", .number(position))
-        object.append("motion", snapshotMotion)
-        object.append("input", snapshotInput)
-        object.append("autoAdvance", snapshotAutoAdvance)
-        object.append("completed", stateValue("completed")!)
-        return .object(object)
+        // Written by `snapshotData`, so they parse.
+        (try? JSONParser.parse(snapshotData(includingFlow: includingFlow), limits: SnapshotReader.unlimited).value) ?? .null
+    }
+
+    /// The session as compact JSON (the answers and touched marks go from the session's arrays
+    /// straight to the bytes). With `includingFlow` the flow document is embedded, so the
+    /// snapshot restores on its own (an autosave survives an edited flow file).
+    public func snapshotData(includingFlow: Bool = true) -> [UInt8] {
+        var out = JSONOutput(capacity: 256 + 24 * flow.fields.count)
+        out.append("{\"format\":")
+        JSONWriter.writeString(Self.snapshotFormat, into: &out)
+        out.append(",\"flowID\":")
+        JSONWriter.writeString(flow.id, into: &out)
+        if includingFlow {
+            out.append(",\"flow\":")
+            JSONWriter.write(flow.document, style: .compact, indent: 0, into: &out)
+        }
+        out.append(",\"locale\":")
+        JSONWriter.writeString(locale, into: &out)
+        out.append(",\"viewportWidth\":")
+        JSONWriter.writeNumber(viewportWidth, into: &out)
+        // `stateValue("values")`: every field in flow order (an empty object is written `{}`).
+        out.append(",\"values\":{")
+        for field in values.indices {
+            if field > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(flow.fieldIDs[field], into: &out)
+            out.append(UInt8(ascii: ":"))
+            switch values[field] {
+            case .null: out.append("null")
+            case .text(let text): JSONWriter.writeString(text, into: &out)
+            case .duration(let seconds): JSONWriter.writeNumber(Double(seconds), into: &out)
+            case .toggle(let on): out.append(on ? "true" : "false")
+            case .choice: JSONWriter.write(flow.fields[field].json(values[field]), style: .compact, indent: 0, into: &out)
+            }
+        }
+        out.append("},\"touched\":[")
+        var first = true
+        for field in touched.indices where touched[field] {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSONWriter.writeString(flow.fieldIDs[field], into: &out)
+        }
+        out.append("],\"page\":")
+        JSONWriter.writeString(flow.pages[currentPage].id, into: &out)
+        out.append(",\"position\":")
+        JSONWriter.writeNumber(position, into: &out)
+        out.append(",\"motion\":")
+        JSONWriter.write(snapshotMotion, style: .compact, indent: 0, into: &out)
+        out.append(",\"input\":")
+        JSONWriter.write(snapshotInput, style: .compact, indent: 0, into: &out)
+        out.append(",\"autoAdvance\":")
+        JSONWriter.write(snapshotAutoAdvance, style: .compact, indent: 0, into: &out)
+        out.append(",\"completed\":")
+        JSONWriter.write(stateValue("completed")!, style: .compact, indent: 0, into: &out)
+        out.append(UInt8(ascii: "}"))
+        return out.bytes
     }
 
     /// The snapshot's `motion`: the running animation or drag, or null.
@@ -59,47 +112,26 @@ extension Session {
         ["active": .bool(autoAdvance.active), "elapsedUs": .number(Double(autoAdvance.elapsed))]
     }
 
-    /// Restores a snapshot. Without `flow`, the embedded flow is loaded (and validated).
+    /// Restores a snapshot given as a value. Without `flow`, the embedded flow is loaded (and
+    /// validated). Diagnostics are placed in the value written as compact JSON.
     public init(restoring snapshot: JSONValue, flow: Flow? = nil, file: String = "<snapshot>") throws(DocumentError) {
-        var reader = DocumentReader(file: file, bytes: [])
-        guard let session = Session.restore(snapshot, at: .root, flow: flow, reader: &reader) else {
-            // Positions need the document's text: written only when there is a problem to place.
-            throw DocumentError(reader.relocated(in: JSONWriter.data(snapshot)).diagnostics())
-        }
-        self = session
+        try self.init(restoring: JSONWriter.data(snapshot), flow: flow, file: file, limits: SnapshotReader.unlimited)
     }
 
     /// Restores a snapshot read from a file's bytes, with positions in diagnostics.
     public init(
         restoring bytes: [UInt8], flow: Flow? = nil, file: String = "<snapshot>", limits: JSONLimits = .snapshot
     ) throws(DocumentError) {
-        // A snapshot of the given flow, as Quire writes it, is read straight from its bytes; any
-        // other document (or any problem) takes the general path below, which places diagnostics.
-        if let flow, let session = Session.restoreDirectly(bytes, flow: flow, limits: limits) {
-            self = session
-            return
+        guard bytes.count <= limits.documentBytes, JSONParser.otherEncoding(bytes) == nil else {
+            throw FlowReader.syntaxError(bytes, file: file, limits: limits)
         }
-        self = try Session.restoreParsing(bytes, flow: flow, file: file, limits: limits)
-    }
-
-    /// The general path of `init(restoring:flow:file:limits:)`: the document parsed whole, then
-    /// read key by key, every problem placed in the bytes.
-    static func restoreParsing(_ bytes: [UInt8], flow: Flow?, file: String, limits: JSONLimits) throws(DocumentError) -> Session {
-        let (value, parsed) = try DocumentReader.parse(file: file, bytes: bytes, limits: limits)
-        var reader = parsed
-        let session = Session.restore(value, at: .root, flow: flow, reader: &reader)
-        try reader.finish()
-        guard let session else { throw DocumentError(reader.diagnostics()) }
-        return session
-    }
-
-    /// The answers and the touched marks, when the caller has read `values` and `touched` itself
-    /// (`restoreDirectly`): one per field.
-    struct ReadAnswers {
-        var values: [FieldValue]
-        /// The values' `textLength`s.
-        var textLengths: [Int]
-        var touched: [Bool]
+        let read: (Session?, DocumentReader)? = bytes.withUnsafeBufferPointer { buffer in
+            var reader = SnapshotReader(bytes: buffer, limits: limits, document: DocumentReader(file: file, bytes: bytes))
+            do { return (try reader.read(flow: flow), reader.document) } catch { return nil }
+        }
+        guard let (session, document) = read else { throw FlowReader.syntaxError(bytes, file: file, limits: limits) }
+        guard !document.hasProblems, let session else { throw DocumentError(document.diagnostics()) }
+        self = session
     }
 
     static let snapshotKeys = [
@@ -107,112 +139,100 @@ extension Session {
         "input", "autoAdvance", "completed",
     ]
 
+    /// Restores the snapshot whose members are in `object` (`values` and `touched` stand for
+    /// themselves: `reader` reads them where they are, once the flow is known).
     static func restore(
-        _ value: JSONValue, at path: JSONPath, flow given: Flow?, reader: inout DocumentReader, read: ReadAnswers? = nil
-    ) -> Session? {
-        guard let object = reader.object(value, at: path, what: "a snapshot") else { return nil }
+        _ object: JSONObject, at path: JSONPath, flow given: Flow?, reader: inout SnapshotReader
+    ) throws(JSONScanError) -> Session? {
         // Another document (a flow, another version) is named as such, not listed key by key.
         switch object["format"] {
         case .string(let other)? where other != snapshotFormat:
-            reader.error(
+            reader.document.error(
                 path + "format",
                 other.hasPrefix("quire.snapshot/")
                     ? "unknown format version '\(other)'; this Quire reads '\(snapshotFormat)'"
                     : "a '\(other)' document, not a snapshot ('\(snapshotFormat)')")
             return nil
         case let format? where format.stringValue == nil:
-            reader.error(path + "format", "format must be '\(snapshotFormat)', not \(format.typeName)")
+            reader.document.error(path + "format", "format must be '\(snapshotFormat)', not \(format.typeName)")
             return nil
         default:
             break
         }
-        reader.checkKeys(
+        reader.document.checkKeys(
             object, at: path, allowed: snapshotKeys, required: ["format", "values", "page", "position"], what: "a snapshot")
         var flow = given
         if flow == nil {
             guard let document = object["flow"] else {
-                reader.error(path, "the snapshot has no embedded 'flow'; restore it with the flow it was taken from")
+                reader.document.error(path, "the snapshot has no embedded 'flow'; restore it with the flow it was taken from")
                 return nil
             }
-            flow = Flow.load(document, at: path + "flow", reader: &reader)
+            flow = Flow.load(document, at: path + "flow", reader: &reader.document)
         }
-        guard let flow, !reader.hasProblems else { return nil }
+        guard let flow else { return nil }
+        // The answers and touched marks are read here, so that a repeated key among them refuses
+        // the snapshot as any other does; their other problems are given in their turn, below.
+        let held = reader.document
+        reader.document = DocumentReader(file: held.file, bytes: [])
+        let answers = try reader.answers(of: flow)
+        let touched = try reader.touched(of: flow)
+        let found = reader.document.problems
+        reader.document = held
+        for problem in found where problem.offset != nil { reader.document.append(problem) }
+        guard !reader.document.hasProblems else { return nil }
         if let id = object["flowID"], id != .string(flow.id) {
-            reader.error(path + "flowID", "the snapshot was taken from flow \(id), not '\(flow.id)'")
+            reader.document.error(path + "flowID", "the snapshot was taken from flow \(id), not '\(flow.id)'")
             return nil
         }
-        let locale = object["locale"].flatMap { reader.string($0, at: path + "locale", what: "locale") } ?? "en"
+        let locale = object["locale"].flatMap { reader.document.string($0, at: path + "locale", what: "locale") } ?? "en"
         let width =
-            object["viewportWidth"].flatMap { reader.number($0, at: path + "viewportWidth", what: "viewportWidth", in: Session.viewportWidths) }
-            ?? 800
-        // The answers are read first, so the session derives visibility and errors once, from them.
-        var answers = read?.values ?? flow.fields.map(\.defaultValue)
-        if read == nil, let values = object["values"].flatMap({ reader.object($0, at: path + "values", what: "values") }) {
-            for (at, (id, json)) in values.enumerated() {
-                // A snapshot of this flow lists its fields in flow order: the id is compared with the
-                // field at the same position before it is looked up.
-                guard let field = at < flow.fieldIDs.count && flow.fieldIDs[at] == id ? at : flow.fieldIndex(of: id) else {
-                    reader.error(path + "values" + id, "the flow has no field '\(id)'", onKey: true)
-                    continue
-                }
-                guard let value = flow.fields[field].value(from: json) else {
-                    reader.error(path + "values" + id, "\(json) is not a value of the \(flow.fields[field].kind.name) field '\(id)'")
-                    continue
-                }
-                answers[field] = value
-            }
-        }
-        var session = Session(flow: flow, locale: locale, viewportWidth: width, values: answers, textLengths: read?.textLengths)
-        if let read {
-            session.touched = read.touched
-        } else if let touched = object["touched"].flatMap({ reader.array($0, at: path + "touched", what: "touched") }) {
-            for (at, entry) in touched.enumerated() {
-                // The entry's path is built only for a problem.
-                if case .string(let id) = entry, let field = flow.fieldIndex(of: id) {
-                    session.touched[field] = true
-                    continue
-                }
-                if entry.stringValue == nil { _ = reader.string(entry, at: path + "touched" + at, what: "a field id") }
-                reader.error(path + "touched" + at, "the flow has no field \(entry)")
-            }
-        }
-
-        if let page = object["page"].flatMap({ reader.string($0, at: path + "page", what: "page") }) {
+            object["viewportWidth"].flatMap {
+                reader.document.number($0, at: path + "viewportWidth", what: "viewportWidth", in: Session.viewportWidths)
+            } ?? 800
+        for problem in found where problem.offset == nil { reader.document.append(problem) }
+        // The answers are set first, so the session derives visibility and errors once, from them.
+        var session = Session(
+            flow: flow, locale: locale, viewportWidth: width, values: answers?.values ?? flow.fields.map(\.defaultValue),
+            textLengths: answers?.textLengths)
+        if let touched { session.touched = touched }
+        var document = reader.document
+        defer { reader.document = document }
+        if let page = object["page"].flatMap({ document.string($0, at: path + "page", what: "page") }) {
             if let index = flow.pageIndex(of: page), session.pageVisible[index] {
                 session.currentPage = index
             } else {
-                reader.error(path + "page", "'\(page)' is not a visible page of the flow")
+                document.error(path + "page", "'\(page)' is not a visible page of the flow")
             }
         }
-        if let position = object["position"].flatMap({ reader.number($0, at: path + "position", what: "position", in: -1e6...1e6) }) {
+        if let position = object["position"].flatMap({ document.number($0, at: path + "position", what: "position", in: -1e6...1e6) }) {
             session.position = position
         }
         if let motion = object["motion"], motion != .null {
-            session.motion = restoreMotion(motion, at: path + "motion", reader: &reader)
+            session.motion = restoreMotion(motion, at: path + "motion", reader: &document)
         }
         if let input = object["input"], input != .null {
-            session.input = restoreInput(input, at: path + "input", session: session, reader: &reader)
+            session.input = restoreInput(input, at: path + "input", session: session, reader: &document)
         }
-        if let auto = object["autoAdvance"].flatMap({ reader.object($0, at: path + "autoAdvance", what: "autoAdvance") }) {
-            session.autoAdvance.active = auto["active"].flatMap { reader.bool($0, at: path + "autoAdvance" + "active", what: "active") } ?? false
+        if let auto = object["autoAdvance"].flatMap({ document.object($0, at: path + "autoAdvance", what: "autoAdvance") }) {
+            session.autoAdvance.active = auto["active"].flatMap { document.bool($0, at: path + "autoAdvance" + "active", what: "active") } ?? false
             session.autoAdvance.elapsed = Int64(
-                auto["elapsedUs"].flatMap { reader.integer($0, at: path + "autoAdvance" + "elapsedUs", what: "elapsedUs", in: 0...maxElapsed) } ?? 0)
+                auto["elapsedUs"].flatMap { document.integer($0, at: path + "autoAdvance" + "elapsedUs", what: "elapsedUs", in: 0...maxElapsed) } ?? 0)
         }
         if let completed = object["completed"], completed != .null,
-            let result = reader.object(completed, at: path + "completed", what: "completed")
+            let result = document.object(completed, at: path + "completed", what: "completed")
         {
             let outcome = result["outcome"].flatMap(\.stringValue).flatMap(Outcome.init(rawValue:))
             let values = result["values"]?.objectValue
             if let outcome, let values {
                 session.completion = Completion(outcome: outcome, values: values)
             } else {
-                reader.error(path + "completed", "completed needs an outcome ('finished' or 'cancelled') and values")
+                document.error(path + "completed", "completed needs an outcome ('finished' or 'cancelled') and values")
             }
         }
-        if !reader.hasProblems, let problem = session.placeProblem {
-            reader.error(path + "position", problem)
+        if !document.hasProblems, let problem = session.placeProblem {
+            document.error(path + "position", problem)
         }
-        return reader.hasProblems ? nil : session
+        return document.hasProblems ? nil : session
     }
 
     /// Why a restored session is not somewhere its pages can be (a hand-edited snapshot), or nil.
@@ -300,5 +320,219 @@ extension Session {
             return nil
         }
         return InputState(field: field, draft: draft, original: original, selectedWheel: selected)
+    }
+}
+
+/// The reader of snapshots: the top-level members are read in one pass, each parsed as a value
+/// but `values` and `touched` (one entry per field: thousands), which are checked and stepped
+/// over, then read in place once the flow is known (each id compared with the field at its
+/// position before any lookup, answers made straight from the bytes).
+struct SnapshotReader: JSONScanning {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let limits: JSONLimits
+    let prefix = JSONPath.root
+    var at = 0
+    var depth = 0
+    var steps: [JSONStep] = []
+    var scratch: [UInt8] = []
+    var usedScratch = false
+    var reportsDuplicates = true
+    var document: DocumentReader
+    /// Where `values` and `touched` start, until they are read.
+    var unread: [(name: String, offset: Int)] = []
+
+    /// For a value Quire wrote itself: only its own size caps it.
+    static let unlimited = JSONLimits(documentBytes: .max, depth: .max, stringBytes: .max)
+
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, document: DocumentReader) {
+        self.bytes = bytes
+        self.limits = limits
+        self.document = document
+    }
+
+    mutating func read(flow: Flow?) throws(JSONScanError) -> Session? {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
+        skipWhitespace()
+        guard at < bytes.count else { throw JSONScanError() }
+        let session = try snapshot(flow: flow)
+        skipWhitespace()
+        guard at == bytes.count else { throw JSONScanError() }
+        // A member not read (the snapshot was refused before it) is read now for its repeated keys.
+        for (name, offset) in unread {
+            at = offset
+            steps = [.name(name)]
+            _ = try value()
+        }
+        return session
+    }
+
+    mutating func snapshot(flow: Flow?) throws(JSONScanError) -> Session? {
+        guard try isObject("a snapshot") else { return nil }
+        var object = JSONObject(minimumCapacity: Session.snapshotKeys.count)
+        if try beginObject() {
+            repeat {
+                skipWhitespace()
+                let keyAt = at
+                let key = try anyKey()
+                let name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key)
+                try colon()
+                steps.append(.name(name))
+                if object.position(of: name) != nil {
+                    try duplicate(keyAt: keyAt)
+                } else if name == "values" || name == "touched" {
+                    unread.append((name, at))
+                    try skip()
+                    object.append(name, .null)
+                } else {
+                    object.append(name, try value())
+                }
+                steps.removeLast()
+            } while try nextMember()
+        }
+        let end = at
+        defer { at = end }
+        return try Session.restore(object, at: .root, flow: flow, reader: &self)
+    }
+
+    /// Moves to the unread member `name`: false when the snapshot has none.
+    mutating func seek(_ name: StaticString) -> Bool {
+        guard let index = unread.firstIndex(where: { $0.name == "\(name)" }) else { return false }
+        at = unread[index].offset
+        unread.remove(at: index)
+        steps = [.key(name)]
+        return true
+    }
+
+    /// `values`: one answer per field (the field's default where it has none), with the answers'
+    /// lengths in grapheme clusters (`FieldValue.textLength`); nil without `values`.
+    mutating func answers(of flow: Flow) throws(JSONScanError) -> (values: [FieldValue], textLengths: [Int])? {
+        guard seek("values") else { return nil }
+        defer { steps = [] }
+        guard try isObject("values") else { return nil }
+        let ids = flow.fieldIDs
+        let traits = flow.fieldTraits
+        let count = ids.count
+        var values = [FieldValue](repeating: .null, count: count)
+        var lengths = [Int](repeating: 0, count: count)
+        var seen = [Bool](repeating: false, count: count)
+        var unknown = Set<String>()
+        var next = 0
+        if try beginObject() {
+            repeat {
+                skipWhitespace()
+                let keyAt = at
+                let key = try anyKey()
+                let field = usedScratch ? flow.fieldIndex(of: String(decoding: scratch, as: UTF8.self)) : self.field(named: key, from: next, of: flow)
+                let id = field.map { ids[$0] } ?? (usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key))
+                try colon()
+                steps.append(.name(id))
+                defer { steps.removeLast() }
+                guard let field else {
+                    if unknown.insert(id).inserted {
+                        problem("the flow has no field '\(id)'", onKey: true)
+                        _ = try value()
+                    } else {
+                        try duplicate(keyAt: keyAt)
+                    }
+                    continue
+                }
+                guard !seen[field] else {
+                    try duplicate(keyAt: keyAt)
+                    continue
+                }
+                seen[field] = true
+                next = field + 1
+                let kind = traits[field].kind
+                switch try peek() {
+                case UInt8(ascii: "n"):
+                    try literal("null")
+                case UInt8(ascii: "t") where kind == .toggle:
+                    try literal("true")
+                    values[field] = .toggle(true)
+                case UInt8(ascii: "f") where kind == .toggle:
+                    try literal("false")
+                    values[field] = .toggle(false)
+                case UInt8(ascii: "\"") where kind == .text:
+                    let text = try scanString()
+                    if usedScratch {
+                        values[field] = .text(String(decoding: scratch, as: UTF8.self))
+                        lengths[field] = values[field].textLength
+                    } else {
+                        let string = makeString(text)
+                        values[field] = .text(string)
+                        // ASCII with no escapes (so no CR LF): one grapheme cluster per byte.
+                        lengths[field] = string.utf8.allSatisfy({ $0 < 0x80 }) ? text.count : values[field].textLength
+                    }
+                default:
+                    // A choice's option id, a duration's number: read as `JSONValue` and converted.
+                    let json = try value()
+                    guard let value = flow.fields[field].value(from: json) else {
+                        problem("\(json) is not a value of the \(flow.fields[field].kind.name) field '\(id)'")
+                        values[field] = flow.fields[field].defaultValue
+                        lengths[field] = values[field].textLength
+                        continue
+                    }
+                    values[field] = value
+                    lengths[field] = value.textLength
+                }
+            } while try nextMember()
+        }
+        for field in 0..<count where !seen[field] {
+            values[field] = flow.fields[field].defaultValue
+            lengths[field] = values[field].textLength
+        }
+        return (values, lengths)
+    }
+
+    /// `touched`: the fields it names; nil without `touched`.
+    mutating func touched(of flow: Flow) throws(JSONScanError) -> [Bool]? {
+        guard seek("touched") else { return nil }
+        defer { steps = [] }
+        guard try isArray("touched") else { return nil }
+        var touched = [Bool](repeating: false, count: flow.fieldIDs.count)
+        var index = 0
+        var next = 0
+        if try beginArray() {
+            repeat {
+                steps.append(.index(index))
+                if try peek() == UInt8(ascii: "\"") {
+                    let key = try scanString()
+                    let field = usedScratch ? flow.fieldIndex(of: String(decoding: scratch, as: UTF8.self)) : self.field(named: key, from: next, of: flow)
+                    if let field {
+                        touched[field] = true
+                        next = field + 1
+                    } else {
+                        let id = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key)
+                        problem("the flow has no field \(JSONValue.string(id))")
+                    }
+                } else {
+                    let entry = try value()
+                    _ = document.string(entry, at: path(), what: "a field id")
+                    problem("the flow has no field \(entry)")
+                }
+                steps.removeLast()
+                index += 1
+            } while try nextElement()
+        }
+        return touched
+    }
+
+    /// The field whose id is the text at `key`: the fields at `next` and after it are compared
+    /// first (a snapshot lists fields in flow order, `touched` skipping some), then the id is
+    /// looked up.
+    func field(named key: Range<Int>, from next: Int, of flow: Flow) -> Int? {
+        let ids = flow.fieldIDs
+        if next < ids.count && matches(key, ids[next]) { return next }
+        if next + 1 < ids.count && matches(key, ids[next + 1]) { return next + 1 }
+        return flow.fieldIndex(of: makeString(key))
+    }
+
+    /// Whether the bytes at `range` are the UTF-8 of `text`.
+    func matches(_ range: Range<Int>, _ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count == range.count else { return false }
+        return utf8.withContiguousStorageIfAvailable { stored in
+            memcmp(stored.baseAddress!, bytes.baseAddress! + range.lowerBound, range.count) == 0
+        } ?? utf8.elementsEqual(UnsafeBufferPointer(rebasing: bytes[range]))
     }
 }

@@ -13,50 +13,53 @@ extension Session {
     /// The whole state.
     public var state: JSONValue {
         var object = JSONObject(minimumCapacity: Self.stateKeys.count)
-        for key in Self.stateKeys { object.append(key, stateValue(key)!) }
+        for key in StateKey.allCases { object.append(key.rawValue, stateValue(key)) }
         return .object(object)
     }
 
     /// One top-level key of the state; nil for a key the state does not have.
     public func stateValue(_ key: String) -> JSONValue? {
+        StateKey(rawValue: key).map(stateValue)
+    }
+
+    /// One top-level key of the state.
+    public func stateValue(_ key: StateKey) -> JSONValue {
         switch key {
-        case "page":
+        case .page:
             return [
                 "index": .number(Double(currentIndex)), "id": .string(flow.pages[currentPage].id),
                 "count": .number(Double(pageCount)),
             ]
-        case "position":
+        case .position:
             return .number(position)
-        case "transition":
+        case .transition:
             return transitionJSON
-        case "indicator":
+        case .indicator:
             return [
                 "count": .number(Double(pageCount)), "current": .number(Double(currentIndex)),
                 "hidden": .bool(indicatorHidden),
             ]
-        case "focus":
+        case .focus:
             return hasInput ? .string(flow.fieldIDs[inputField]) : .null
-        case "input":
+        case .input:
             return inputJSON
-        case "values":
+        case .values:
             var object = JSONObject(minimumCapacity: flow.fields.count)
             for (field, definition) in flow.fields.enumerated() { object.append(definition.id, definition.json(values[field])) }
             return .object(object)
-        case "errors":
+        case .errors:
             var object = JSONObject()
             for error in shownErrors { object.append(error.field, .string(error.code.rawValue)) }
             return .object(object)
-        case "buttons":
+        case .buttons:
             let enabled = buttons
             return [
                 "back": .bool(enabled.back), "next": .bool(enabled.next), "skip": .bool(enabled.skip),
                 "finish": .bool(enabled.finish),
             ]
-        case "completed":
+        case .completed:
             guard let completion else { return .null }
             return ["outcome": .string(completion.outcome.rawValue), "values": .object(completion.values)]
-        default:
-            return nil
         }
     }
 

@@ -66,7 +66,7 @@ extension WalkthroughView {
     var focusedFieldWidget: String? {
         let session = host.session
         guard session.focusedField == nil else { return nil }
-        for field in session.presentPage(at: session.currentIndex)?.fields ?? [] where field.kind != "toggle" {
+        for field in session.presentPage(at: session.currentIndex)?.fields ?? [] where field.kind != .toggle {
             if let widget = pager.row(for: field.id, onPage: session.currentIndex)?.ownWidget, hasFocus(widget) { return field.id }
         }
         return nil

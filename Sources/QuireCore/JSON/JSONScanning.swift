@@ -1,0 +1,448 @@
+// FoundationEssentials where the toolchain splits Foundation (Linux).
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+#else
+    import Foundation
+#endif
+
+/// Reading a JSON document's bytes in one pass, as strictly as `JSONParser`, keeping the path
+/// being read: what the flow reader (`FlowReader`) and the snapshot reader
+/// (`Session.SnapshotReader`) share. A reader records problems by JSON path in its
+/// `DocumentReader`, which places them in the document only when there are any; on a syntax
+/// error (`JSONScanError`) the reader stops, and `JSONParser` reads the document again to name it.
+protocol JSONScanning {
+    var bytes: UnsafeBufferPointer<UInt8> { get }
+    var limits: JSONLimits { get }
+    /// The path of the value read in its document (`$.flow` for a script's inline flow).
+    var prefix: JSONPath { get }
+    var at: Int { get set }
+    var depth: Int { get set }
+    /// The path from `prefix` to the value being read.
+    var steps: [JSONStep] { get set }
+    /// Decoded bytes of the last string that held escapes (`usedScratch`).
+    var scratch: [UInt8] { get set }
+    var usedScratch: Bool { get set }
+    /// Off while a value is read a second time, so its repeated keys are reported once.
+    var reportsDuplicates: Bool { get set }
+    /// Where the problems go, by JSON path.
+    var document: DocumentReader { get set }
+}
+
+/// The document is not well-formed JSON (or breaks a `JSONLimits` cap): `JSONParser` says why.
+struct JSONScanError: Error {}
+
+/// One step of the path being read: a key (one of a list, decoded, or as its bytes), or an index.
+enum JSONStep {
+    case key(StaticString)
+    case name(String)
+    /// A key written without escapes, as its bytes.
+    case range(Range<Int>)
+    case index(Int)
+}
+
+/// Which known keys of an object were read, as bits.
+struct KeysSeen {
+    var bits: UInt32 = 0
+    /// False when the key was read before.
+    mutating func first(_ index: Int) -> Bool {
+        let bit: UInt32 = 1 << UInt32(index)
+        guard bits & bit == 0 else { return false }
+        bits |= bit
+        return true
+    }
+    func has(_ index: Int) -> Bool { bits & (1 << UInt32(index)) != 0 }
+}
+
+enum MemberKey {
+    case known(Int)
+    /// A key not in the list (its value not read).
+    case other(String)
+    /// A known key met again: reported, its value read past.
+    case repeated
+}
+
+extension JSONScanning {
+    // MARK: Problems and paths
+
+    /// The path being read.
+    func path() -> JSONPath {
+        var components = prefix.components
+        components.reserveCapacity(components.count + steps.count + 1)
+        for step in steps {
+            switch step {
+            case .key(let key): components.append(.key("\(key)"))
+            case .name(let name): components.append(.key(name))
+            case .range(let range): components.append(.key(makeString(range)))
+            case .index(let index): components.append(.index(index))
+            }
+        }
+        return JSONPath(components: components)
+    }
+
+    /// A problem with the value being read (or the member `key` of it).
+    mutating func problem(_ message: String, at key: String? = nil, onKey: Bool = false) {
+        document.error(key.map { path() + $0 } ?? path(), message, onKey: onKey)
+    }
+
+    /// Whether two ranges of `bytes` hold the same bytes.
+    @inline(__always) func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        a.count == b.count && memcmp(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, a.count) == 0
+    }
+
+    @inline(__always) func makeString(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// The string here (the caller has seen its quote).
+    mutating func stringValue() throws(JSONScanError) -> String {
+        skipWhitespace()
+        let range = try scanString()
+        return usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)
+    }
+
+    /// The string here, or nil after "\(what) must be a string, not …".
+    mutating func string(_ what: @autoclosure () -> String) throws(JSONScanError) -> String? {
+        if try peek() == UInt8(ascii: "\"") { return try stringValue() }
+        _ = document.string(try value(), at: path(), what: what())
+        return nil
+    }
+
+    mutating func bool(_ what: String) throws(JSONScanError) -> Bool? {
+        let value = try value()
+        if case .bool(let bool) = value { return bool }
+        return document.bool(value, at: path(), what: what)
+    }
+
+    mutating func integer(_ what: String, in range: ClosedRange<Int>) throws(JSONScanError) -> Int? {
+        let value = try value()
+        if let integer = value.intValue, range.contains(integer) { return integer }
+        return document.integer(value, at: path(), what: what, in: range)
+    }
+
+    /// Whether the value here is an object; else it is read and reported as not one.
+    mutating func isObject(_ what: String) throws(JSONScanError) -> Bool {
+        if try peek() == UInt8(ascii: "{") { return true }
+        _ = document.object(try value(), at: path(), what: what)
+        return false
+    }
+
+    mutating func isArray(_ what: String) throws(JSONScanError) -> Bool {
+        if try peek() == UInt8(ascii: "[") { return true }
+        _ = document.array(try value(), at: path(), what: what)
+        return false
+    }
+
+    /// Any value, as a `JSONValue` (repeated keys in it are reported, the first value kept).
+    mutating func value() throws(JSONScanError) -> JSONValue {
+        skipWhitespace()
+        guard at < bytes.count else { throw JSONScanError() }
+        switch bytes[at] {
+        case UInt8(ascii: "{"):
+            var object = JSONObject()
+            guard try beginObject() else { return .object(object) }
+            repeat {
+                skipWhitespace()
+                let keyAt = at
+                let key = try anyKey()
+                let name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key)
+                try colon()
+                steps.append(.name(name))
+                if object.position(of: name) != nil {
+                    try duplicate(keyAt: keyAt, read: false)
+                    _ = try value()
+                } else {
+                    object.append(name, try value())
+                }
+                steps.removeLast()
+            } while try nextMember()
+            return .object(object)
+        case UInt8(ascii: "["):
+            var array: [JSONValue] = []
+            guard try beginArray() else { return .array(array) }
+            repeat {
+                steps.append(.index(array.count))
+                array.append(try value())
+                steps.removeLast()
+            } while try nextElement()
+            return .array(array)
+        case UInt8(ascii: "\""): return .string(try stringValue())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            do { return .number(try JSONGrammar.number(bytes, at: &at)) } catch { throw JSONScanError() }
+        default: throw JSONScanError()
+        }
+    }
+
+    /// Steps over the value here, checking it as `value()` does without building it (repeated
+    /// keys are not looked for).
+    mutating func skip() throws(JSONScanError) {
+        switch try peek() {
+        case UInt8(ascii: "{"):
+            guard try beginObject() else { return }
+            repeat {
+                _ = try anyKey()
+                try colon()
+                try skip()
+            } while try nextMember()
+        case UInt8(ascii: "["):
+            guard try beginArray() else { return }
+            repeat { try skip() } while try nextElement()
+        case UInt8(ascii: "\""): _ = try scanString()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            do { _ = try JSONGrammar.number(bytes, at: &at) } catch { throw JSONScanError() }
+        default: throw JSONScanError()
+        }
+    }
+
+    /// Reports a repeated key (the step of its member is on `steps`); its value is read past
+    /// unless `read` is false (the caller reads it).
+    mutating func duplicate(keyAt: Int, read: Bool = true) throws(JSONScanError) {
+        if reportsDuplicates { document.duplicateKey(path(), offset: keyAt) }
+        if read { _ = try value() }
+    }
+
+    // MARK: Structure
+
+    /// A member's key and its `:`. Unknown keys are the caller's (`others` keeps the ones met,
+    /// to tell a repeated one).
+    mutating func memberKey(_ keys: [StaticString], _ seen: inout KeysSeen, others: inout [String]) throws(JSONScanError) -> MemberKey {
+        skipWhitespace()
+        let keyAt = at
+        let range = try anyKey()
+        let index = usedScratch ? match(scratch, keys) : match(range, keys)
+        let name: String? = index == nil ? (usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)) : nil
+        try colon()
+        if let index {
+            if seen.first(index) { return .known(index) }
+            steps.append(.key(keys[index]))
+            try duplicate(keyAt: keyAt)
+            steps.removeLast()
+            return .repeated
+        }
+        if others.contains(name!) {
+            steps.append(.name(name!))
+            try duplicate(keyAt: keyAt)
+            steps.removeLast()
+            return .repeated
+        }
+        others.append(name!)
+        return .other(name!)
+    }
+
+    /// A member's key: the index of a known key, or nil when it was unknown (reported as such
+    /// when `what` names the object, with a hint, and its value read past) or repeated.
+    mutating func member(_ keys: [StaticString], _ seen: inout KeysSeen, _ others: inout [String], what: String?)
+        throws(JSONScanError) -> Int?
+    {
+        switch try memberKey(keys, &seen, others: &others) {
+        case .known(let index): return index
+        case .repeated: return nil
+        case .other(let name):
+            if let what {
+                var message = "unknown key '\(name)' in \(what)"
+                if let near = DocumentReader.closest(to: name, in: keys.map { "\($0)" }) { message += "; did you mean '\(near)'?" }
+                problem(message, at: name, onKey: true)
+            }
+            steps.append(.name(name))
+            _ = try value()
+            steps.removeLast()
+            return nil
+        }
+    }
+
+    mutating func peek() throws(JSONScanError) -> UInt8 {
+        skipWhitespace()
+        guard at < bytes.count else { throw JSONScanError() }
+        return bytes[at]
+    }
+
+    /// Reads `{`; false for an empty object (whose `}` is read too).
+    mutating func beginObject() throws(JSONScanError) -> Bool {
+        skipWhitespace()
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "{") else { throw JSONScanError() }
+        return try enter(UInt8(ascii: "}"))
+    }
+
+    mutating func beginArray() throws(JSONScanError) -> Bool {
+        skipWhitespace()
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "[") else { throw JSONScanError() }
+        return try enter(UInt8(ascii: "]"))
+    }
+
+    mutating func enter(_ close: UInt8) throws(JSONScanError) -> Bool {
+        at += 1
+        depth += 1
+        guard depth <= limits.depth else { throw JSONScanError() }
+        skipWhitespace()
+        if at < bytes.count, bytes[at] == close {
+            at += 1
+            depth -= 1
+            return false
+        }
+        return true
+    }
+
+    /// After a member: true after `,` (another member follows), false after the closing `}`.
+    mutating func nextMember() throws(JSONScanError) -> Bool { try next(UInt8(ascii: "}")) }
+    mutating func nextElement() throws(JSONScanError) -> Bool { try next(UInt8(ascii: "]")) }
+
+    mutating func next(_ close: UInt8) throws(JSONScanError) -> Bool {
+        skipWhitespace()
+        guard at < bytes.count else { throw JSONScanError() }
+        if bytes[at] == UInt8(ascii: ",") {
+            at += 1
+            return true
+        }
+        guard bytes[at] == close else { throw JSONScanError() }
+        at += 1
+        depth -= 1
+        return false
+    }
+
+    /// A key, as a range of `bytes` (or decoded into `scratch` when it holds escapes).
+    mutating func anyKey() throws(JSONScanError) -> Range<Int> {
+        skipWhitespace()
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw JSONScanError() }
+        return try scanString()
+    }
+
+    mutating func colon() throws(JSONScanError) {
+        skipWhitespace()
+        guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw JSONScanError() }
+        at += 1
+    }
+
+    func match(_ range: Range<Int>, _ words: [StaticString]) -> Int? {
+        let count = range.count
+        for (index, word) in words.enumerated() where word.utf8CodeUnitCount == count {
+            if memcmp(bytes.baseAddress! + range.lowerBound, word.utf8Start, count) == 0 { return index }
+        }
+        return nil
+    }
+
+    func match(_ decoded: [UInt8], _ words: [StaticString]) -> Int? {
+        decoded.withUnsafeBufferPointer { buffer in
+            for (index, word) in words.enumerated() where word.utf8CodeUnitCount == buffer.count {
+                if buffer.isEmpty || memcmp(buffer.baseAddress!, word.utf8Start, buffer.count) == 0 { return index }
+            }
+            return nil
+        }
+    }
+
+    mutating func skipWhitespace() {
+        while at < bytes.count {
+            switch bytes[at] {
+            case 0x20, 0x0A, 0x0D, 0x09: at += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func literal(_ word: StaticString) throws(JSONScanError) {
+        let count = word.utf8CodeUnitCount
+        guard at + count <= bytes.count, memcmp(bytes.baseAddress! + at, word.utf8Start, count) == 0 else {
+            throw JSONScanError()
+        }
+        at += count
+    }
+
+    // MARK: Strings, as strict as `JSONParser`
+
+    /// Reads a string from its opening quote, checking it as `JSONParser` does; returns the
+    /// range of its content. When it holds escapes, the decoded bytes are in `scratch`
+    /// (`usedScratch`).
+    mutating func scanString() throws(JSONScanError) -> Range<Int> {
+        let base = bytes.baseAddress!
+        let count = bytes.count
+        let start = at + 1
+        var index = start
+        usedScratch = false
+        // Eight bytes at a time while none is a quote, a backslash or a control character (each
+        // test is exact for the word; the loop below finds which byte it was).
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var highWord: UInt64 = 0
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if special & highBits != 0 { break }
+            highWord |= word
+            index += 8
+        }
+        var high: UInt8 = highWord & highBits != 0 ? 0x80 : 0
+        while index < count {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") {
+                guard index - start <= limits.stringBytes else { throw JSONScanError() }
+                if high >= 0x80 { guard isUTF8(start..<index) else { throw JSONScanError() } }
+                at = index + 1
+                return start..<index
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            high |= byte
+            index += 1
+        }
+        // Escapes (or an error): decoded into `scratch`. The runs between escapes are copied whole
+        // and checked as UTF-8 when they hold non-ASCII bytes (a run ends at an ASCII byte, so no
+        // sequence is split between runs).
+        usedScratch = true
+        scratch.removeAll(keepingCapacity: true)
+        var run = start
+        high = 0
+        at = start
+        while true {
+            while at < count {
+                let byte = base[at]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                high |= byte
+                at += 1
+            }
+            if at > run {
+                if high >= 0x80 { guard isUTF8(run..<at) else { throw JSONScanError() } }
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<at]))
+                high = 0
+                guard scratch.count <= limits.stringBytes else { throw JSONScanError() }
+            }
+            guard at < count else { throw JSONScanError() }
+            switch base[at] {
+            case UInt8(ascii: "\""):
+                at += 1
+                return start..<(at - 1)
+            case UInt8(ascii: "\\"):
+                // (`at` and `scratch` are two of `self`'s properties: taken out for the call.)
+                var position = at
+                var decoded = scratch
+                scratch = []
+                let escaped = (try? JSONGrammar.decodeEscape(bytes, at: &position, into: &decoded)) != nil
+                scratch = decoded
+                at = position
+                guard escaped, scratch.count <= limits.stringBytes else { throw JSONScanError() }
+                run = at
+            default: throw JSONScanError()
+            }
+        }
+    }
+
+    /// Whether `bytes[range]` is strict UTF-8 (no overlongs, surrogates or scalars past U+10FFFF).
+    func isUTF8(_ range: Range<Int>) -> Bool {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if bytes[index] < 0x80 {
+                index += 1
+                continue
+            }
+            do { index += try JSONGrammar.utf8Length(bytes, at: index, end: range.upperBound) } catch { return false }
+        }
+        return true
+    }
+}
