@@ -147,7 +147,7 @@ enum ExpectationCheck {
     static let stateKeys: [String: [String]?] = Dictionary(uniqueKeysWithValues: Session.stateKeys.map { ($0, shapes[$0]) })
 
     /// `path` gives the object's path; it is called only where a problem may be recorded.
-    static func validate(_ expected: JSONObject, at path: () -> JSONPath, flow: Flow?, reader: inout DocumentReader) {
+    static func validate(_ expected: JSONObject, at path: () -> JSONPath, flow checked: CheckedFlow?, reader: inout DocumentReader) {
         for (key, value) in expected {
             guard let shape = stateKeys[key] else {
                 var message = "'\(key)' is not part of the state (\(Session.stateKeys.joined(separator: ", ")))"
@@ -158,12 +158,12 @@ enum ExpectationCheck {
             if let allowed = shape, case .object(let object) = value {
                 checkKeys(object, at: { path() + key }, allowed: allowed, what: "'\(key)'", reader: &reader)
             }
-            guard let flow else { continue }
+            guard let checked else { continue }
             if key == "values" || key == "errors", case .object(let object) = value {
                 for (field, entry) in object {
-                    guard flow.fieldIndex(of: field) != nil else {
+                    guard checked.flow.fieldIndex(of: field) != nil else {
                         var message = "the flow has no field '\(field)'"
-                        if let near = reader.hint(for: field, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
+                        if let near = reader.hint(for: field, in: checked.flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
                         reader.error(path() + key + field, message, onKey: true)
                         continue
                     }
@@ -174,7 +174,7 @@ enum ExpectationCheck {
                     }
                 }
             }
-            if key == "focus", case .string(let field) = value, flow.fieldIndex(of: field) == nil {
+            if key == "focus", case .string(let field) = value, checked.flow.fieldIndex(of: field) == nil {
                 reader.error(path() + key, "the flow has no field '\(field)'")
             }
         }
