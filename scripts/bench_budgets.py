@@ -13,6 +13,7 @@ import sys
 
 # What each row may allocate, per iteration (1,000 events for per-event rows; one operation for
 # the others), over the "empty" row (the measuring's own allocations). Exact: a rise fails.
+# Issue 22's ceiling: Tab, type, BackSpace, dragUpdate and tick allocate nothing.
 ALLOCATIONS = {
     "Tab send(_:into:) 10 fields": 0,
     "Tab send(_:into:) 50000 fields": 0,
@@ -92,11 +93,13 @@ def main():
     def measured(test):
         return value(test, "ratiox1000") / 1000
 
-    # Flat in the size of the flow: the largest against the smallest, side by side.
+    # Flat in the size of the flow: the largest against the smallest, side by side (issue 22: within
+    # 10%, plus the noise margin; the per-event nanosecond budgets are retired, and the
+    # 2,000-instruction ceiling is counted by scripts/bench-instructions).
     for row in ("Tab send(_:into:)", "Toggle with conditions", "dragUpdate"):
         for test in ratios(row + " "):
             r = measured(test)
-            report(test[len("ratio: "):], "%.2f×" % r, "≤ 1.2× (flat) +%d%%" % (margin * 100), r <= 1.2 * grow)
+            report(test[len("ratio: "):], "%.2f×" % r, "≤ 1.1× (flat) +%d%%" % (margin * 100), r <= 1.1 * grow)
     # Linear in the size: N times the fields (scripts) costs at most N × 1.2.
     for prefix in ("snapshot + restore", "quire test"):
         for test in ratios(prefix):

@@ -69,7 +69,7 @@ public func quireEngineNewFromJSON(_ json: CText?, _ error: ErrorOut?) -> Engine
 func makeEngine(flowBytes bytes: [UInt8], file: String, folder: String?, _ error: ErrorOut?) -> EngineHandle? {
     do {
         let flow = try Flow.load(bytes: bytes, file: file, folder: folder)
-        return Engine.handle(for: Session(flow: flow))
+        return Engine.handle(for: Session(flow: flow), fresh: true)
     } catch let problem {
         let code = isJSON(bytes, limits: .default) ? QUIRE_ENGINE_ERROR_INVALID_FLOW : QUIRE_ENGINE_ERROR_INVALID_JSON
         CBridge.fail(error, code, diagnostics(problem))
@@ -96,7 +96,7 @@ public func quireEngineRestore(_ snapshot_json: CText?, _ error: ErrorOut?) -> E
     }
     let bytes = Array(text.utf8)
     do {
-        return Engine.handle(for: try Session(restoring: bytes, file: "<snapshot>"))
+        return Engine.handle(for: try Session(restoring: bytes, file: "<snapshot>"), fresh: false)
     } catch let problem {
         let code = isJSON(bytes, limits: .snapshot) ? QUIRE_ENGINE_ERROR_INVALID_SNAPSHOT : QUIRE_ENGINE_ERROR_INVALID_JSON
         CBridge.fail(error, code, diagnostics(problem))
@@ -439,6 +439,115 @@ public func quireEngineSetViewportWidth(_ engine: EngineHandle?, _ width: Double
 @c(quire_engine_get_viewport_width)
 public func quireEngineGetViewportWidth(_ engine: EngineHandle?) -> Double {
     Engine.forCall(engine, "quire_engine_get_viewport_width")?.session.viewportWidth ?? 0
+}
+
+/// quire_engine_set_starting_values:
+/// @engine: (nullable): an engine
+/// @values_json: the answers to start from: a JSON object of field ids and values, as `values`
+///   in the state, e.g. `{"userName": "Aki", "reminders": false}`
+/// @error: (optional): where to put an error, or %NULL
+///
+/// Starts the session from these answers instead of the flow's defaults: a walkthrough run again
+/// from the answers it gave last time, or a session script's top-level `values`. A field left out
+/// keeps its default; `null` clears one. The session is as a new one (first visible page, nothing
+/// touched or focused, errors hidden until a field is touched) with the engine's locale, viewport
+/// width and reduced motion; visibility and requirements follow from the answers.
+///
+/// Only a session as it started from its flow takes starting values: call this after
+/// quire_engine_new_from_file() or quire_engine_new_from_json(), before the first event and
+/// before a view shows the engine. The values are checked as a script's `values` are: an unknown
+/// field or a value the field could not hold (another kind, an option it does not have, text
+/// over its `maxLength`, a duration its wheels cannot show) is an error, and nothing is set.
+///
+/// Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT
+///   (@engine or @values_json is %NULL, the text is not UTF-8, the engine was restored or has
+///   been sent an event, or a view shows it), %QUIRE_ENGINE_ERROR_INVALID_JSON or
+///   %QUIRE_ENGINE_ERROR_INVALID_VALUES (every problem, one a line,
+///   `<values>:line:column: $.field: message`); the session is then unchanged.
+@c(quire_engine_set_starting_values)
+@discardableResult
+public func quireEngineSetStartingValues(_ engine: EngineHandle?, _ values_json: CText?, _ error: ErrorOut?) -> Bool {
+    let function = "quire_engine_set_starting_values"
+    guard let box = Engine.forCall(engine, "quire_engine_set_starting_values", error) else {
+        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "\(function): engine is NULL")
+        return false
+    }
+    guard let text = CBridge.string(values_json) else {
+        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "\(function): values_json is \(values_json == nil ? "NULL" : "not UTF-8")")
+        return false
+    }
+    guard box.fresh else {
+        CBridge.fail(
+            error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT,
+            "\(function): the session has already started (it was restored from a snapshot or sent an event); set its starting values before the first event")
+        return false
+    }
+    guard box.listenerCount == 0 else {
+        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "\(function): a view shows the engine; set its starting values before showing it")
+        return false
+    }
+    switch parseStartingValues(text, flow: box.session.flow) {
+    case .success(let values):
+        let reducedMotion = box.session.reducedMotion
+        box.session = Session(flow: box.session.flow, locale: box.session.locale, viewportWidth: box.session.viewportWidth, startingWith: values)
+        box.session.reducedMotion = reducedMotion
+        return true
+    case .failure(let failure):
+        CBridge.fail(error, failure.code, failure.lines)
+        return false
+    }
+}
+
+/// Reads starting values from JSON text, as the harness reads a script's `values`
+/// (`ScriptLoader.startingValues`): an object whose every member names a field of `flow` and holds
+/// a value that field could hold (`Session.startingValue`). Every problem is listed.
+func parseStartingValues(_ text: String, flow: Flow) -> Result<JSONObject, EmbedFailure> {
+    let value: JSONValue
+    var reader: DocumentReader
+    do {
+        (value, reader) = try DocumentReader.parse(file: "<values>", bytes: Array(text.utf8))
+    } catch {
+        return .failure(EmbedFailure(code: QUIRE_ENGINE_ERROR_INVALID_JSON, lines: diagnostics(error)))
+    }
+    if let object = reader.object(value, at: .root, what: "values") {
+        for (id, json) in object {
+            guard let index = flow.fieldIndex(of: id) else {
+                reader.error(.root + id, "the flow has no field '\(id)'", onKey: true)
+                continue
+            }
+            let field = flow.fields[index]
+            if Session.startingValue(json, for: field) == nil {
+                reader.error(.root + id, "\(json) is not a value the \(field.kind.name) field '\(id)' can hold")
+            }
+        }
+        if !reader.hasProblems { return .success(object) }
+    }
+    return .failure(EmbedFailure(code: QUIRE_ENGINE_ERROR_INVALID_VALUES, lines: reader.diagnostics().map(\.description)))
+}
+
+/// quire_engine_set_reduced_motion:
+/// @engine: (nullable): an engine
+/// @reduced_motion: %TRUE to run with reduced motion
+///
+/// Runs the session with reduced motion, as a front whose desktop has animations off: a page
+/// move lands at once (no transition for ticks to drive) and auto-advance pauses; %FALSE, the
+/// default, brings both back. It is a front's setting, not the session's state: a snapshot does
+/// not hold it (set it again on a restored engine), and a GTK view showing the engine sets it
+/// from the desktop's `gtk-enable-animations` (turn that off in a GTK host instead).
+@c(quire_engine_set_reduced_motion)
+public func quireEngineSetReducedMotion(_ engine: EngineHandle?, _ reduced_motion: Bool) {
+    Engine.forCall(engine, "quire_engine_set_reduced_motion")?.session.reducedMotion = reduced_motion
+}
+
+/// quire_engine_get_reduced_motion:
+/// @engine: (nullable): an engine
+///
+/// Whether the session runs with reduced motion (quire_engine_set_reduced_motion()).
+///
+/// Returns: %TRUE with reduced motion; %FALSE otherwise or when @engine is %NULL.
+@c(quire_engine_get_reduced_motion)
+public func quireEngineGetReducedMotion(_ engine: EngineHandle?) -> Bool {
+    Engine.forCall(engine, "quire_engine_get_reduced_motion")?.session.reducedMotion ?? false
 }
 
 // MARK: - Memory and versions

@@ -33,9 +33,14 @@ package final class Engine {
     /// The thread that created the engine, its owner: the C API refuses calls from any other
     /// (`Engine.forCall`), so two threads never run inside one engine at once.
     let owner = pthread_self()
+    /// Whether the session is as it started from its flow: made from a flow (not restored from a
+    /// snapshot) and sent no event yet. Only then may its starting values be set
+    /// (`quire_engine_set_starting_values`).
+    var fresh: Bool
 
-    init(session: Session) {
+    init(session: Session, fresh: Bool) {
         self.session = session
+        self.fresh = fresh
     }
 
     /// What a listener is told: every event applied (with its notifications), and that the
@@ -63,10 +68,11 @@ package final class Engine {
 
     package var listenerCount: Int { listeners.count }
 
-    /// A new handle owning a new engine.
-    static func handle(for session: Session) -> UnsafeMutablePointer<QuireEngine> {
+    /// A new handle owning a new engine; `fresh` when the session starts from its flow (not a
+    /// snapshot).
+    static func handle(for session: Session, fresh: Bool) -> UnsafeMutablePointer<QuireEngine> {
         let handle = UnsafeMutablePointer<QuireEngine>.allocate(capacity: 1)
-        handle.initialize(to: QuireEngine(impl: Unmanaged.passRetained(Engine(session: session)).toOpaque()))
+        handle.initialize(to: QuireEngine(impl: Unmanaged.passRetained(Engine(session: session, fresh: fresh)).toOpaque()))
         return handle
     }
 
@@ -149,6 +155,7 @@ package final class Engine {
             deferred.append(event)
             return []
         }
+        fresh = false
         session.send(event, into: &buffer)
         guard !listeners.isEmpty || (observer != nil && !buffer.isEmpty) else { return buffer }
         // A copy: an observer that sends another event reuses `buffer`.

@@ -247,32 +247,6 @@ import Testing
         }
     }
 
-    /// `BackSpace`'s removal (a byte when the last cluster is one ASCII byte, small results
-    /// rebuilt from their bytes, larger ones cut in place) leaves exactly what
-    /// `String.removeLast()` leaves, on texts around the 15-byte small-string size, with CR LF,
-    /// prepends, combining marks and ASCII mixed.
-    @Test(arguments: [1, 2, 3, 4, 5, 6])
-    func backSpaceRemovesWhatRemoveLastRemoves(seed: UInt64) {
-        let pieces = Self.pieces + ["b", "7", " ", "\r", "\n", "\r\n", "x\r", "\u{600}1", "abcdefgh"]
-        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        for _ in 0..<600 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            var text = ""
-            for _ in 0..<(Int(state >> 40) % 12 + 1) {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                text += pieces[Int(state >> 33) % pieces.count]
-            }
-            var expected = text
-            var actual = text
-            while !expected.isEmpty {
-                expected.removeLast()
-                Session.removeLastCharacter(&actual)
-                #expect(Array(actual.utf8) == Array(expected.utf8), "seed \(seed): \(text.unicodeScalars.map { String($0.value, radix: 16) })")
-                #expect(actual.count == expected.count)
-            }
-        }
-    }
-
     /// Typed and taken back through the session, ASCII texts of every length up to 40 bytes go
     /// back through exactly the values `removeLast()` gives, one `valueChanged` each.
     @Test func backSpaceThroughTheSessionFollowsRemoveLast() throws {

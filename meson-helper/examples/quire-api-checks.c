@@ -579,6 +579,140 @@ test_session_construct_properties (void)
   g_test_assert_expected_messages ();
 }
 
+/* Starting values and reduced motion: the settings a session script's top-level `values` and
+ * `reducedMotion` give. */
+static void
+test_engine_starting_values (void)
+{
+  QuireEngineError *error = NULL;
+  QuireEngine *engine = demo_engine ();
+  QuireEngine *restored = NULL;
+  char *text = NULL;
+
+  g_assert_cmpint (quire_engine_get_page_count (engine), ==, 5);
+  g_assert_false (quire_engine_set_starting_values (NULL, "{}", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_false (quire_engine_set_starting_values (engine, NULL, &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_false (quire_engine_set_starting_values (engine, "{\"userName\": ", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_JSON);
+  g_assert_false (quire_engine_set_starting_values (engine, "[]", &error));
+  g_assert_cmpstr (error->message, ==, "<values>:1:1: $: values must be an object, not an array");
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_VALUES);
+  /* Every problem, one a line, each where it is and why (as `quire test` says it of a script's
+   * `values`); nothing is set. */
+  g_assert_false (quire_engine_set_starting_values (
+    engine, "{\"nope\": 1, \"userName\": 5, \"feedLanguage\": \"xx\", \"reminders\": false}", &error));
+  g_assert_cmpstr (error->message, ==,
+                   "<values>:1:2: $.nope: the flow has no field 'nope'\n"
+                   "<values>:1:25: $.userName: 5 is not a value the text field 'userName' can hold\n"
+                   "<values>:1:44: $.feedLanguage: \"xx\" is not a value the choice field 'feedLanguage' can hold");
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_VALUES);
+  g_assert_cmpint (quire_engine_get_page_count (engine), ==, 5);
+
+  /* Set: the answers are the session's from the start; reminders off hides its page. */
+  g_assert_true (quire_engine_set_locale (engine, "ja", NULL));
+  g_assert_true (quire_engine_set_starting_values (engine, "{\"userName\": \"Aki\", \"reminders\": false, \"remindAfter\": null}", &error));
+  g_assert_null (error);
+  g_assert_cmpint (quire_engine_get_page_count (engine), ==, 4);
+  text = quire_engine_get_state (engine);
+  g_assert_nonnull (strstr (text, "\"userName\":\"Aki\""));
+  g_assert_nonnull (strstr (text, "\"remindAfter\":null"));
+  g_assert_nonnull (strstr (text, "\"errors\":{}"));
+  quire_free (text);
+  text = quire_engine_get_locale (engine);
+  g_assert_cmpstr (text, ==, "ja");
+  quire_free (text);
+
+  /* Reduced motion: a move lands at once, with no tick; the snapshot does not hold it. */
+  g_assert_false (quire_engine_get_reduced_motion (engine));
+  quire_engine_set_reduced_motion (engine, true);
+  g_assert_true (quire_engine_get_reduced_motion (engine));
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:next\"}", NULL));
+  g_assert_cmpint (quire_engine_get_page_index (engine), ==, 1);
+
+  /* Once started (or restored), the starting values are fixed. */
+  g_assert_false (quire_engine_set_starting_values (engine, "{}", &error));
+  g_assert_nonnull (strstr (error->message, "before the first event"));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  text = quire_engine_snapshot (engine);
+  restored = quire_engine_restore (text, NULL);
+  quire_free (text);
+  g_assert_false (quire_engine_get_reduced_motion (restored));
+  g_assert_false (quire_engine_set_starting_values (restored, "{}", &error));
+  assert_engine_error (&error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT);
+  g_assert_false (quire_engine_get_reduced_motion (NULL));
+  quire_engine_set_reduced_motion (NULL, true);
+  quire_engine_free (restored);
+  quire_engine_free (engine);
+
+  /* Without reduced motion, the same tap starts a transition that ticks complete. */
+  engine = demo_engine ();
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:next\"}", NULL));
+  g_assert_cmpint (quire_engine_get_page_index (engine), ==, 0);
+  quire_engine_free (engine);
+}
+
+static void
+test_session_starting_values_and_reduced_motion (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (QuireSession) session = demo_session ();
+  g_autoptr (QuireSession) built = NULL;
+  g_autoptr (QuireSession) bad = NULL;
+  g_autoptr (GPtrArray) notified = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (JsonNode) values = json_from_string ("{\"reminders\": false}", NULL);
+  g_autoptr (JsonNode) state = NULL;
+  gboolean reduced = FALSE;
+
+  g_assert_false (quire_session_set_starting_values (session, NULL, &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "quire_session_set_starting_values: values_json is NULL");
+  g_clear_error (&error);
+  g_assert_false (quire_session_set_starting_values (session, "{\"userName\": \"Aki\", \"nope\": 1}", &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_VALUES);
+  g_assert_cmpstr (error->message, ==, "<values>:1:21: $.nope: the flow has no field 'nope'");
+  g_clear_error (&error);
+  g_assert_false (quire_session_set_starting_values_node (session, NULL, &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* Set: notify for what changed (reminders off hides a page). */
+  g_signal_connect (session, "notify", G_CALLBACK (count_notify), notified);
+  g_assert_true (quire_session_set_starting_values_node (session, values, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (quire_session_get_page_count (session), ==, 4);
+  g_assert_cmpuint (notified->len, ==, 1);
+  g_assert_cmpstr (notified->pdata[0], ==, "page-count");
+  quire_session_set_reduced_motion (session, TRUE);
+  quire_session_set_reduced_motion (session, TRUE);
+  g_assert_cmpuint (notified->len, ==, 2);
+  g_assert_cmpstr (notified->pdata[1], ==, "reduced-motion");
+  g_object_get (session, "reduced-motion", &reduced, NULL);
+  g_assert_true (reduced);
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:next\"}", NULL));
+  g_assert_cmpstr (quire_session_get_page_id (session), ==, "profile");
+  g_assert_false (quire_session_set_starting_values (session, "{}", &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_ARGUMENT);
+  g_assert_true (g_str_has_prefix (error->message, "quire_session_set_starting_values: the session has already started"));
+  g_clear_error (&error);
+
+  /* From g_object_new (GtkBuilder, Python's Quire.Session(…)): construct properties. */
+  built = g_object_new (QUIRE_TYPE_SESSION, "flow-file", flow_path, "reduced-motion", TRUE,
+                        "starting-values", "{\"userName\": \"Aki\", \"focusTime\": 2700}", NULL);
+  g_assert_true (quire_session_get_reduced_motion (built));
+  state = quire_session_get_state (built);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_node_get_object (state), "values"), "userName"), ==, "Aki");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (state), "values"), "focusTime"), ==, 2700);
+  g_test_expect_message ("Quire", G_LOG_LEVEL_CRITICAL,
+                         "QuireSession:starting-values: <values>:1:15: $.focusTime: 99999 is not a value the duration field 'focusTime' can hold (this session has no flow)");
+  bad = g_object_new (QUIRE_TYPE_SESSION, "flow-file", flow_path, "starting-values", "{\"focusTime\": 99999}", NULL);
+  g_test_assert_expected_messages ();
+  g_test_expect_message ("Quire", G_LOG_LEVEL_CRITICAL, "*quire_session_has_flow*");
+  g_assert_false (quire_session_get_reduced_motion (bad));
+  g_test_assert_expected_messages ();
+}
+
 /* An engine or a session belongs to the thread that created it: a call from another thread is
  * refused with a critical (and a GError-style error where the function takes one), and the
  * engine is left as it was. */
@@ -652,6 +786,8 @@ main (int argc, char **argv)
   g_test_add_func ("/session/freed-while-observed", test_session_freed_while_observed);
   g_test_add_func ("/session/json-nodes-and-restore", test_session_json_nodes_and_restore);
   g_test_add_func ("/session/construct-properties", test_session_construct_properties);
+  g_test_add_func ("/engine/starting-values", test_engine_starting_values);
+  g_test_add_func ("/session/starting-values-and-reduced-motion", test_session_starting_values_and_reduced_motion);
   g_test_add_func ("/owner-thread", test_owner_thread);
   return g_test_run ();
 }

@@ -159,12 +159,17 @@ def replay(script_path):
         session.set_locale(script["locale"])
     if "width" in script.get("viewport", {}):
         session.set_viewport_width(script["viewport"]["width"])
+    if "values" in script:
+        session.set_starting_values(json.dumps(script["values"]))
+    session.props.reduced_motion = script.get("reducedMotion", False)
     for step in script["steps"]:
         if "expect" in step or "expectEmitted" in step or "expectExactly" in step or "expectEmittedExactly" in step \
                 or "expectKeyboardFocus" in step or "expectNotice" in step:
             continue
         if "restart" in step:
+            reduced_motion = session.props.reduced_motion   # a front's setting: not in the snapshot
             session = Quire.Session.restore(session.snapshot_json())
+            session.props.reduced_motion = reduced_motion
             continue
         session.send(json.dumps(step))
     print(session.get_state_json())

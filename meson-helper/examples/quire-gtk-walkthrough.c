@@ -112,7 +112,7 @@ show_session (App *app)
   return view;
 }
 
-/* A session script's flow, locale and viewport, as quire-replay reads them. */
+/* A session script's flow, locale, viewport and starting values, as quire-replay reads them. */
 static JsonObject *
 load_script (JsonParser *parser, const char *path, GError **error)
 {
@@ -161,6 +161,10 @@ script_session (JsonObject *script, const char *path, double *width, GError **er
         *width = json_object_get_double_member (viewport, "width");
     }
   if (!quire_session_set_viewport_width (session, *width, error))
+    return NULL;
+  /* The answers it starts from, before a view shows it. */
+  if (json_object_has_member (script, "values")
+      && !quire_session_set_starting_values_node (session, json_object_get_member (script, "values"), error))
     return NULL;
   return g_steal_pointer (&session);
 }
@@ -212,6 +216,10 @@ replay (App *app, const char *path, const char *screenshot, GError **error)
    * whose final state is then the script's. */
   open_window (app, (int) width);
   iterate_until (is_mapped, app->window);
+  /* Reduced motion is the desktop's: the view follows gtk-enable-animations (and sets the
+   * session's from it), so a host with animations off is what a script's reducedMotion is. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations",
+                !json_object_get_boolean_member_with_default (script, "reducedMotion", FALSE), NULL);
   view = show_session (app);
 
   steps = json_object_get_array_member (script, "steps");

@@ -62,6 +62,11 @@ open_session (JsonObject *script, const char *script_path, gboolean notification
           && !quire_session_set_viewport_width (session, json_object_get_double_member (viewport, "width"), error))
         return NULL;
     }
+  /* The answers the session starts from, and reduced motion: a front's setting. */
+  if (json_object_has_member (script, "values")
+      && !quire_session_set_starting_values_node (session, json_object_get_member (script, "values"), error))
+    return NULL;
+  quire_session_set_reduced_motion (session, json_object_get_boolean_member_with_default (script, "reducedMotion", FALSE));
   if (notifications)
     g_signal_connect (session, "notification", G_CALLBACK (on_notification), NULL);
   return g_steal_pointer (&session);
@@ -76,6 +81,8 @@ restart (QuireSession **session, gboolean notifications, GError **error)
 
   if (restored == NULL)
     return FALSE;
+  /* A snapshot does not hold reduced motion (the front's setting): the front sets it again. */
+  quire_session_set_reduced_motion (restored, quire_session_get_reduced_motion (*session));
   if (notifications)
     g_signal_connect (restored, "notification", G_CALLBACK (on_notification), NULL);
   g_object_unref (*session);

@@ -17,13 +17,18 @@ function replay(path) {
         session.set_locale(script.locale);
     if (script.viewport?.width !== undefined)
         session.set_viewport_width(script.viewport.width);
+    if (script.values !== undefined)
+        session.set_starting_values(JSON.stringify(script.values));
+    session.reduced_motion = script.reducedMotion ?? false;
     for (const step of script.steps) {
         if ('expect' in step || 'expectEmitted' in step || 'expectExactly' in step || 'expectEmittedExactly' in step
             || 'expectKeyboardFocus' in step || 'expectNotice' in step)
             continue;
-        if ('restart' in step)
+        if ('restart' in step) {
+            const reducedMotion = session.reduced_motion;   // a front's setting: not in the snapshot
             session = Quire.Session.restore(session.snapshot_json());
-        else
+            session.reduced_motion = reducedMotion;
+        } else
             session.send(JSON.stringify(step));
     }
     return session.get_state_json();

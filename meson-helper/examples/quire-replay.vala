@@ -20,6 +20,10 @@ string replay (string path) throws Error {
     if (script.has_member ("viewport") && script.get_object_member ("viewport").has_member ("width")) {
         session.set_viewport_width (script.get_object_member ("viewport").get_double_member ("width"));
     }
+    if (script.has_member ("values")) {
+        session.set_starting_values_node (script.get_member ("values"));
+    }
+    session.reduced_motion = script.has_member ("reducedMotion") && script.get_boolean_member ("reducedMotion");
     foreach (var step in script.get_array_member ("steps").get_elements ()) {
         var object = step.get_object ();
         if (object.has_member ("expect") || object.has_member ("expectEmitted")
@@ -28,7 +32,9 @@ string replay (string path) throws Error {
             continue;
         }
         if (object.has_member ("restart")) {
+            var reduced_motion = session.reduced_motion;   // a front's setting: not in the snapshot
             session = Quire.Session.restore (session.snapshot_json ());
+            session.reduced_motion = reduced_motion;
         } else {
             session.send_node (step);
         }

@@ -13,6 +13,7 @@ G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_JSON == (int) QUIRE_ENGINE_ERROR_INVA
 G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_FLOW == (int) QUIRE_ENGINE_ERROR_INVALID_FLOW);
 G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_EVENT == (int) QUIRE_ENGINE_ERROR_INVALID_EVENT);
 G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_SNAPSHOT == (int) QUIRE_ENGINE_ERROR_INVALID_SNAPSHOT);
+G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_VALUES == (int) QUIRE_ENGINE_ERROR_INVALID_VALUES);
 
 /**
  * SECTION:quire-session
@@ -41,6 +42,7 @@ quire_error_get_type (void)
     { QUIRE_ERROR_INVALID_FLOW, "QUIRE_ERROR_INVALID_FLOW", "invalid-flow" },
     { QUIRE_ERROR_INVALID_EVENT, "QUIRE_ERROR_INVALID_EVENT", "invalid-event" },
     { QUIRE_ERROR_INVALID_SNAPSHOT, "QUIRE_ERROR_INVALID_SNAPSHOT", "invalid-snapshot" },
+    { QUIRE_ERROR_INVALID_VALUES, "QUIRE_ERROR_INVALID_VALUES", "invalid-values" },
     { 0, NULL, NULL },
   };
   if (g_once_init_enter (&type))
@@ -64,6 +66,7 @@ struct _QuireSession
   char *flow_file;
   char *flow_json;
   char *restore_snapshot;
+  char *starting_values;
   /* The thread the session was created on: calls from any other are refused. */
   GThread *owner;
 };
@@ -83,6 +86,8 @@ enum {
   PROP_FLOW_FILE,
   PROP_FLOW_JSON,
   PROP_RESTORE_SNAPSHOT,
+  PROP_STARTING_VALUES,
+  PROP_REDUCED_MOTION,
   N_PROPS
 };
 
@@ -283,12 +288,27 @@ quire_session_constructed (GObject *object)
       if (error != NULL)
         {
           g_critical ("QuireSession:%s: %s (this session has no flow)", property, error->message);
-          quire_engine_error_free (error);
+          g_clear_pointer (&error, quire_engine_error_free);
         }
+      /* Starting values are part of the construction: values that do not fit the flow fail it
+       * as a flow that does not load does. */
+      if (engine != NULL && self->starting_values != NULL
+          && !quire_engine_set_starting_values (engine, self->starting_values, &error))
+        {
+          g_critical ("QuireSession:starting-values: %s (this session has no flow)", error->message);
+          g_clear_pointer (&error, quire_engine_error_free);
+          g_clear_pointer (&engine, quire_engine_free);
+        }
+    }
+  else if (self->starting_values != NULL)
+    {
+      /* Not reachable from the public API: the constructor functions set no property. */
+      g_critical ("QuireSession:starting-values: only with flow-file or flow-json");
     }
   g_clear_pointer (&self->flow_file, g_free);
   g_clear_pointer (&self->flow_json, g_free);
   g_clear_pointer (&self->restore_snapshot, g_free);
+  g_clear_pointer (&self->starting_values, g_free);
   if (engine != NULL)
     attach_engine (self, engine);
 }
@@ -344,6 +364,9 @@ quire_session_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_VIEWPORT_WIDTH:
       g_value_set_double (value, quire_session_get_viewport_width (self));
       break;
+    case PROP_REDUCED_MOTION:
+      g_value_set_boolean (value, quire_session_get_reduced_motion (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -373,6 +396,12 @@ quire_session_set_property (GObject *object, guint prop_id, const GValue *value,
       break;
     case PROP_RESTORE_SNAPSHOT:
       self->restore_snapshot = g_value_dup_string (value);
+      break;
+    case PROP_STARTING_VALUES:
+      self->starting_values = g_value_dup_string (value);
+      break;
+    case PROP_REDUCED_MOTION:
+      quire_session_set_reduced_motion (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -507,6 +536,34 @@ quire_session_class_init (QuireSessionClass *klass)
   properties[PROP_RESTORE_SNAPSHOT] =
     g_param_spec_string ("restore-snapshot", NULL, NULL, NULL,
                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:starting-values:
+   *
+   * The answers the session starts from instead of the flow's defaults, as a JSON object of
+   * field ids and values (`{"userName": "Aki", "reminders": false}`), as
+   * quire_session_set_starting_values() takes them: with #QuireSession:flow-file or
+   * #QuireSession:flow-json, for g_object_new() and #GtkBuilder. Values that do not fit the
+   * flow fail the construction as a flow that does not load does (a critical; the session has
+   * no flow). Write-only.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_STARTING_VALUES] =
+    g_param_spec_string ("starting-values", NULL, NULL, NULL,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * QuireSession:reduced-motion:
+   *
+   * Whether the session runs with reduced motion, as a front whose desktop has animations
+   * off: page moves land at once and auto-advance pauses (%FALSE at first). A front's
+   * setting, not the session's state: a snapshot does not hold it, and a view showing the
+   * session sets it from the desktop's `GtkSettings:gtk-enable-animations` (without `notify`).
+   *
+   * Since: 0.1
+   */
+  properties[PROP_REDUCED_MOTION] =
+    g_param_spec_boolean ("reduced-motion", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -1075,4 +1132,115 @@ quire_session_set_viewport_width (QuireSession *self, double width, GError **err
   if (before != width)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEWPORT_WIDTH]);
   return TRUE;
+}
+
+/**
+ * quire_session_set_starting_values:
+ * @self: a #QuireSession
+ * @values_json: the answers to start from: a JSON object of field ids and values, as `values`
+ *   in the state, e.g. `{"userName": "Aki", "reminders": false}`
+ * @error: return location for a #GError, or %NULL
+ *
+ * Starts the session from these answers instead of the flow's defaults: a walkthrough run
+ * again from the answers it gave last time, or a session script's top-level `values`. A field
+ * left out keeps its default; `null` clears one. The session is as a new one (first visible
+ * page, nothing touched or focused) with its locale, viewport width and reduced motion;
+ * visibility and requirements follow from the answers, and `notify` is emitted for the
+ * properties that changed (#QuireSession:page-count).
+ *
+ * Only a session as it started from its flow takes starting values: call this after
+ * quire_session_new_from_file(), quire_session_new_from_json() or
+ * quire_session_new_from_node(), before the first event and before a view shows the session
+ * (or give #QuireSession:starting-values at construction). The values are checked as a
+ * script's `values` are: a field the flow does not have, or a value the field could not hold
+ * (another kind, an option it does not have, text over its `maxLength`, a duration its wheels
+ * cannot show), is an error, and nothing is set.
+ *
+ * Returns: %TRUE when set; %FALSE with @error set (%QUIRE_ERROR_INVALID_ARGUMENT: %NULL or not
+ *   UTF-8, a session restored or already sent an event, or shown by a view;
+ *   %QUIRE_ERROR_INVALID_JSON; %QUIRE_ERROR_INVALID_VALUES, every problem one a line,
+ *   `<values>:line:column: $.field: message`), the session unchanged
+ *
+ * Since: 0.1
+ */
+gboolean
+quire_session_set_starting_values (QuireSession *self, const char *values_json, GError **error)
+{
+  QuireEngineError *engine_error = NULL;
+
+  g_return_val_if_fail (quire_session_has_flow (self), FALSE);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!quire_engine_set_starting_values (self->engine, values_json, &engine_error))
+    {
+      propagate (error, engine_error, G_STRFUNC);
+      return FALSE;
+    }
+  refresh (self);
+  return TRUE;
+}
+
+/**
+ * quire_session_set_starting_values_node:
+ * @self: a #QuireSession
+ * @values: the answers to start from, an object of field ids and values
+ * @error: return location for a #GError, or %NULL
+ *
+ * Like quire_session_set_starting_values(), from a #JsonNode.
+ *
+ * Returns: %TRUE when set; %FALSE with @error set, the session unchanged
+ *
+ * Since: 0.1
+ */
+gboolean
+quire_session_set_starting_values_node (QuireSession *self, JsonNode *values, GError **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (quire_session_has_flow (self), FALSE);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), FALSE);
+  text = node_to_text (values, "quire_session_set_starting_values_node", "values", error);
+  if (text == NULL)
+    return FALSE;
+  return quire_session_set_starting_values (self, text, error);
+}
+
+/**
+ * quire_session_get_reduced_motion:
+ * @self: a #QuireSession
+ *
+ * Returns: the #QuireSession:reduced-motion
+ *
+ * Since: 0.1
+ */
+gboolean
+quire_session_get_reduced_motion (QuireSession *self)
+{
+  g_return_val_if_fail (quire_session_has_flow (self), FALSE);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), FALSE);
+  return quire_engine_get_reduced_motion (self->engine);
+}
+
+/**
+ * quire_session_set_reduced_motion:
+ * @self: a #QuireSession
+ * @reduced_motion: %TRUE to run with reduced motion
+ *
+ * Sets the #QuireSession:reduced-motion: on, page moves land at once and auto-advance pauses;
+ * off, both come back. A snapshot does not hold it: set it again on a restored session.
+ *
+ * Since: 0.1
+ */
+void
+quire_session_set_reduced_motion (QuireSession *self, gboolean reduced_motion)
+{
+  g_return_if_fail (quire_session_has_flow (self));
+  g_return_if_fail (quire_session_used_on_its_own_thread (self));
+
+  reduced_motion = !!reduced_motion;
+  if (quire_engine_get_reduced_motion (self->engine) == reduced_motion)
+    return;
+  quire_engine_set_reduced_motion (self->engine, reduced_motion);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REDUCED_MOTION]);
 }

@@ -37,6 +37,9 @@ G_BEGIN_DECLS
  *   emits an `ignored` notification
  * @QUIRE_ERROR_INVALID_SNAPSHOT: the JSON is not a `quire.snapshot/1` snapshot that can be
  *   restored
+ * @QUIRE_ERROR_INVALID_VALUES: the JSON is not starting values for the flow
+ *   (quire_session_set_starting_values()): not an object, a field the flow does not have, or a
+ *   value the field could not hold; the message lists every problem as for a flow
  *
  * Why a call failed. The codes and their numbers are those of #QuireEngineErrorCode in
  * <quire-types.h>, the C API's.
@@ -50,6 +53,7 @@ typedef enum {
   QUIRE_ERROR_INVALID_FLOW = 4,
   QUIRE_ERROR_INVALID_EVENT = 5,
   QUIRE_ERROR_INVALID_SNAPSHOT = 6,
+  QUIRE_ERROR_INVALID_VALUES = 7,
 } QuireError;
 
 QUIRE_AVAILABLE_IN_0_1
@@ -116,5 +120,14 @@ QUIRE_AVAILABLE_IN_0_1
 double quire_session_get_viewport_width (QuireSession *self);
 QUIRE_AVAILABLE_IN_0_1
 gboolean quire_session_set_viewport_width (QuireSession *self, double width, GError **error);
+QUIRE_AVAILABLE_IN_0_1
+gboolean quire_session_get_reduced_motion (QuireSession *self);
+QUIRE_AVAILABLE_IN_0_1
+void quire_session_set_reduced_motion (QuireSession *self, gboolean reduced_motion);
+
+QUIRE_AVAILABLE_IN_0_1
+gboolean quire_session_set_starting_values (QuireSession *self, const char *values_json, GError **error);
+QUIRE_AVAILABLE_IN_0_1
+gboolean quire_session_set_starting_values_node (QuireSession *self, JsonNode *values, GError **error);
 
 G_END_DECLS

@@ -117,6 +117,9 @@ struct _QuireEngine {
  *   notification.
  * @QUIRE_ENGINE_ERROR_INVALID_SNAPSHOT: the JSON is not a `quire.snapshot/1` snapshot this
  *   library can restore (the message lists the problems as for a flow).
+ * @QUIRE_ENGINE_ERROR_INVALID_VALUES: the JSON is not starting values for the flow
+ *   (quire_engine_set_starting_values()): not an object, a field the flow does not have, or a
+ *   value the field could not hold; the message lists every problem as for a flow.
  *
  * Why a call failed: the code of a #QuireEngineError. The GObject layer reports the same codes,
  * with the same numbers, in the `QUIRE_ERROR` domain (#QuireError). New codes may be added.
@@ -128,6 +131,7 @@ typedef enum _QuireEngineErrorCode {
   QUIRE_ENGINE_ERROR_INVALID_FLOW = 4,
   QUIRE_ENGINE_ERROR_INVALID_EVENT = 5,
   QUIRE_ENGINE_ERROR_INVALID_SNAPSHOT = 6,
+  QUIRE_ENGINE_ERROR_INVALID_VALUES = 7,
 } QuireEngineErrorCode;
 
 /**

@@ -328,6 +328,62 @@ QUIRE_AVAILABLE_IN_0_1 bool quire_engine_set_viewport_width (QuireEngine *engine
 QUIRE_AVAILABLE_IN_0_1 double quire_engine_get_viewport_width (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
 
 /**
+ * quire_engine_set_starting_values:
+ * @engine: (nullable): an engine
+ * @values_json: the answers to start from: a JSON object of field ids and values, as `values`
+ *   in the state, e.g. `{"userName": "Aki", "reminders": false}`
+ * @error: (optional): where to put an error, or %NULL
+ *
+ * Starts the session from these answers instead of the flow's defaults: a walkthrough run again
+ * from the answers it gave last time, or a session script's top-level `values`. A field left out
+ * keeps its default; `null` clears one. The session is as a new one (first visible page, nothing
+ * touched or focused, errors hidden until a field is touched) with the engine's locale, viewport
+ * width and reduced motion; visibility and requirements follow from the answers.
+ *
+ * Only a session as it started from its flow takes starting values: call this after
+ * quire_engine_new_from_file() or quire_engine_new_from_json(), before the first event and
+ * before a view shows the engine. The values are checked as a script's `values` are: an unknown
+ * field or a value the field could not hold (another kind, an option it does not have, text
+ * over its `maxLength`, a duration its wheels cannot show) is an error, and nothing is set.
+ *
+ * Returns: %TRUE when set; %FALSE with @error set to %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT
+ *   (@engine or @values_json is %NULL, the text is not UTF-8, the engine was restored or has
+ *   been sent an event, or a view shows it), %QUIRE_ENGINE_ERROR_INVALID_JSON or
+ *   %QUIRE_ENGINE_ERROR_INVALID_VALUES (every problem, one a line,
+ *   `<values>:line:column: $.field: message`); the session is then unchanged.
+ *
+ * Since: 0.1
+ */
+QUIRE_AVAILABLE_IN_0_1 bool quire_engine_set_starting_values (QuireEngine *engine, const char *values_json, QuireEngineError **error);
+
+/**
+ * quire_engine_set_reduced_motion:
+ * @engine: (nullable): an engine
+ * @reduced_motion: %TRUE to run with reduced motion
+ *
+ * Runs the session with reduced motion, as a front whose desktop has animations off: a page
+ * move lands at once (no transition for ticks to drive) and auto-advance pauses; %FALSE, the
+ * default, brings both back. It is a front's setting, not the session's state: a snapshot does
+ * not hold it (set it again on a restored engine), and a GTK view showing the engine sets it
+ * from the desktop's `gtk-enable-animations` (turn that off in a GTK host instead).
+ *
+ * Since: 0.1
+ */
+QUIRE_AVAILABLE_IN_0_1 void quire_engine_set_reduced_motion (QuireEngine *engine, bool reduced_motion);
+
+/**
+ * quire_engine_get_reduced_motion:
+ * @engine: (nullable): an engine
+ *
+ * Whether the session runs with reduced motion (quire_engine_set_reduced_motion()).
+ *
+ * Returns: %TRUE with reduced motion; %FALSE otherwise or when @engine is %NULL.
+ *
+ * Since: 0.1
+ */
+QUIRE_AVAILABLE_IN_0_1 bool quire_engine_get_reduced_motion (QuireEngine *engine) QUIRE_WARN_UNUSED_RESULT;
+
+/**
  * quire_free:
  * @memory: (nullable): text returned by Quire, or %NULL (nothing happens)
  *

@@ -130,8 +130,7 @@ struct FieldTraits: Sendable, Hashable {
         }
     }
 
-    /// The error of a text value of this text field: `validate`'s decision for text, which the
-    /// typing path (`Session.textChanged`) also asks, without a `FieldValue` around the text.
+    /// The error of a text value of this text field: `validate`'s decision for text.
     @inline(__always) func textError(isEmpty: Bool, length: Int, required: Bool) -> ValidationCode? {
         if isEmpty { return required ? .required : nil }
         if length < low { return .minLength }

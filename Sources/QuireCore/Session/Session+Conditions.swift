@@ -18,33 +18,17 @@ protocol Derivation: Answers {
 
 extension Answers {
     /// The value conditions see: `null` for a hidden field.
-    @inline(__always) func effectiveValue(_ field: Int) -> FieldValue {
+    func effectiveValue(_ field: Int) -> FieldValue {
         isFieldVisible(field) ? value(field) : .null
     }
 
-    @inline(__always) func holds(_ condition: Condition?, otherwise: Bool) -> Bool {
+    func holds(_ condition: Condition?, otherwise: Bool) -> Bool {
         guard let condition else { return otherwise }
         return condition.evaluate { self.effectiveValue($0) }
     }
 
-    /// The error a field has now (visible and enabled fields only are validated). Inlined: called
-    /// from a mutating method (`updateError`), it was handed a copy of the whole session.
-    @inline(__always) func validate(_ field: Int) -> ValidationCode? {
-        WorkMeter.count()
-        guard isFieldVisible(field) && isFieldEnabled(field) else { return nil }
-        return flow.fieldTraits[field].validate(value(field), length: textLength(field), required: isFieldRequired(field))
-    }
-
-    /// `validate` for a text field whose value is a text (`isEmpty`: it has no characters), read
-    /// without the `FieldValue` around it: the same count, guard and decision (`textError`).
-    @inline(__always) func validateText(_ field: Int, isEmpty: Bool) -> ValidationCode? {
-        WorkMeter.count()
-        guard isFieldVisible(field) && isFieldEnabled(field) else { return nil }
-        return flow.fieldTraits[field].textError(isEmpty: isEmpty, length: textLength(field), required: isFieldRequired(field))
-    }
-
     /// Fields that can become first responder (on their page; the caller checks the page).
-    @inline(__always) func canFocus(_ field: Int) -> Bool {
+    func canFocus(_ field: Int) -> Bool {
         flow.fieldTraits[field].isEditable && isFieldVisible(field) && isFieldEnabled(field)
     }
 }
@@ -53,6 +37,12 @@ extension Derivation {
     /// Sets a field's value and brings everything that depends on it up to date.
     mutating func assign(_ field: Int, _ value: FieldValue) {
         storeValue(field, value)
+        reevaluate(afterChangeOf: field)
+    }
+
+    /// Brings everything that depends on a field's value up to date once it changed: its error,
+    /// then the conditions that name it.
+    mutating func reevaluate(afterChangeOf field: Int) {
         updateError(field)
         if isFieldVisible(field) {
             markDependents(of: field)
@@ -60,25 +50,14 @@ extension Derivation {
         }
     }
 
-    /// Whether any condition names `field`, read in place (taking `flow.graph` retains its arrays).
-    @inline(__always) func hasDependents(_ field: Int) -> Bool {
-        flow.graph.dependentStart[field] != flow.graph.dependentStart[field + 1]
-    }
-
     mutating func markDependents(of field: Int) {
-        let graph = flow.graph
-        var at = Int(graph.dependentStart[field])
-        let end = Int(graph.dependentStart[field + 1])
-        while at < end {
-            queue.push(graph.dependents[at])
-            at += 1
-        }
+        let start = Int(flow.graph.dependentStart[field])
+        let end = Int(flow.graph.dependentStart[field + 1])
+        for at in start..<end { queue.push(flow.graph.dependents[at]) }
     }
 
     /// Evaluates the marked nodes in document order until none is left.
     mutating func propagate() {
-        // Most value changes mark nothing (a text field no condition names): return before
-        // taking the graph (which retains its arrays).
         if queue.isEmpty { return }
         let graph = flow.graph
         while let node = queue.popMin() {
@@ -99,8 +78,6 @@ extension Derivation {
 
     /// Re-evaluates a field's conditions and error; returns whether its visibility changed.
     mutating func recompute(field: Int) -> Bool {
-        // Read in place: binding `flow.fields[field]` to a constant copied the whole field
-        // definition (and retained everything in it) for every field a restore evaluates.
         let visible = isPageVisible(flow.fields[field].page) && holds(flow.fields[field].visibleIf, otherwise: true)
         let enabled = holds(flow.fields[field].enabledIf, otherwise: true)
         let required = flow.fields[field].required || holds(flow.fields[field].requiredIf, otherwise: false)
@@ -110,8 +87,13 @@ extension Derivation {
         return changed
     }
 
+    /// Brings a field's error up to date: visible and enabled fields only are validated.
     mutating func updateError(_ field: Int) {
-        let error = validate(field)
+        WorkMeter.count()
+        var error: ValidationCode? = nil
+        if isFieldVisible(field) && isFieldEnabled(field) {
+            error = flow.fieldTraits[field].validate(value(field), length: textLength(field), required: isFieldRequired(field))
+        }
         if error != self.error(field) { storeError(field, error) }
     }
 }
@@ -164,12 +146,12 @@ struct NodeQueue: Sendable, Hashable {
 // MARK: The session's own store
 
 extension Session: Derivation {
-    @inline(__always) func value(_ field: Int) -> FieldValue { values[field] }
-    @inline(__always) func isPageVisible(_ page: Int) -> Bool { pageVisible[page] }
-    @inline(__always) func isFieldVisible(_ field: Int) -> Bool { fieldVisible[field] }
-    @inline(__always) func isFieldEnabled(_ field: Int) -> Bool { fieldEnabled[field] }
-    @inline(__always) func isFieldRequired(_ field: Int) -> Bool { fieldRequired[field] }
-    @inline(__always) func error(_ field: Int) -> ValidationCode? { fieldError[field] }
+    func value(_ field: Int) -> FieldValue { values[field] }
+    func isPageVisible(_ page: Int) -> Bool { pageVisible[page] }
+    func isFieldVisible(_ field: Int) -> Bool { fieldVisible[field] }
+    func isFieldEnabled(_ field: Int) -> Bool { fieldEnabled[field] }
+    func isFieldRequired(_ field: Int) -> Bool { fieldRequired[field] }
+    func error(_ field: Int) -> ValidationCode? { fieldError[field] }
 
     mutating func storeValue(_ field: Int, _ value: FieldValue) { values[field] = value }
 
@@ -211,29 +193,21 @@ extension Session: Derivation {
         keptCurrentIndex = visiblePages.prefix(currentPage)
     }
 
-    /// Sets a field's value for real. A first responder that became hidden or disabled resigns
-    /// (committing its draft).
+    /// Sets a field's value for real.
     mutating func setValue(_ field: Int, _ value: FieldValue) {
-        assign(field, value)
+        values[field] = value
+        answerChanged(field)
+    }
+
+    /// After `values[field]` changed (set, or a text edited where it is stored): everything that
+    /// depends on it is brought up to date, and a first responder that became hidden or disabled
+    /// resigns (committing its draft).
+    mutating func answerChanged(_ field: Int) {
+        reevaluate(afterChangeOf: field)
         let editing = inputField
         if editing >= 0, !(fieldVisible[editing] && fieldEnabled[editing]) {
             resign(commit: true)
         }
-    }
-
-    /// What `setValue(field, .text(text))` does once the text is stored, for a text field whose
-    /// text typing or `BackSpace` just changed where it is stored (`values[field]`, its length
-    /// already in `textLengths[field]`; `isEmpty`: it has no characters). A field that a
-    /// condition names takes `setValue` itself. Most text fields are named by none; for them no
-    /// `FieldValue` is copied in and out, the error is decided by `validateText`, and nothing
-    /// else changes: no condition is evaluated again, so no visibility or enablement flag
-    /// changes, and the first responder (visible and enabled after every event, which
-    /// `PropertyTests` check) stays. `TextPathTests` compare it with `setValue` in the states
-    /// generated events reach.
-    @inline(__always) mutating func textChanged(_ field: Int, isEmpty: Bool) {
-        if hasDependents(field) { return setValue(field, values[field]) }
-        let error = validateText(field, isEmpty: isEmpty)
-        if error != fieldError[field] { storeError(field, error) }
     }
 
     /// Current errors of a page's fields (revealed or not), in field order.

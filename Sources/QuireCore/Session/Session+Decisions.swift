@@ -10,10 +10,21 @@ extension Session {
 
     enum MoveRequest {
         case step(Int)
-        /// A page of the flow, wherever it is among visible pages (an indicator dot).
-        case flowPage(Int)
+        /// The dot at this visible index, as shown (among the pages visible before an open
+        /// draft commits).
+        case dot(Int)
         case first
         case last
+    }
+
+    /// What asks for a move, as far as its own state goes.
+    enum MoveControl {
+        /// A key, or auto-advance: nothing of its own to judge.
+        case key
+        /// A page button: a disabled one is ignored.
+        case button(enabled: Bool)
+        /// The indicator (its arrows or a dot): a hidden one cannot be tapped.
+        case indicator
     }
 
     /// An error that blocks a move: a field and its code.
@@ -31,12 +42,24 @@ extension Session {
         case move(target: Double, index: Int)
     }
 
-    /// Decides a programmatic move from the page being headed to.
-    func decideMove(_ request: MoveRequest) -> MoveDecision {
+    /// Decides a programmatic move (a button, a key, an indicator tap, auto-advance), from the
+    /// page being headed to.
+    ///
+    /// When several reasons to ignore it apply, the one reported follows `IgnoreReason.Tier`
+    /// (CONTRACT §3, amended): what the session is doing (a drag), then whether the target
+    /// exists (the indicator shown, the dot among the dots shown), then the target's state (a
+    /// disabled button, then the move itself: hidden, at an end, the same page).
+    func decideMove(_ request: MoveRequest, by control: MoveControl = .key) -> MoveDecision {
+        if case .dragging = motion { return .ignore(.dragInProgress) }
+        if case .indicator = control, indicatorHidden { return .ignore(.indicatorHidden) }
+        if case .dot(let dot) = request, !(dot >= 0 && dot < pageCount) { return .ignore(.noSuchPage) }
+        if case .button(let enabled) = control, !enabled { return .ignore(.disabled) }
         if draftChangesValue { return decideMove(request, in: Outlook(committingDraftOf: self)) }
         return decideMove(request, in: self)
     }
 
+    /// The move itself, judged on `answers`: the values as they will be once the open draft
+    /// commits (the session itself when there is no draft to commit).
     func decideMove(_ request: MoveRequest, in answers: some Answers) -> MoveDecision {
         let count = answers.visibleCount
         let heading: Double
@@ -57,8 +80,10 @@ extension Session {
             target = heading + Double(direction)
             index = Self.normalize(target, count: count)
             if direction > 0 { gateEnd = headingPage + 1 }
-        case .flowPage(let page):
-            // Committing the draft hid the page that was tapped.
+        case .dot(let dot):
+            // The dot names a page among those shown (`self`); where that page is, and whether it
+            // is there at all, is judged with the draft committed (`answers`).
+            let page = self.page(atVisible: dot)
             guard answers.isPageVisible(page) else { return .ignore(.hidden) }
             index = answers.visibleIndex(ofPage: page)
             target = Double(index)
@@ -113,20 +138,13 @@ extension Session {
         case open(position: Double, index: Int)
     }
 
-    /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals. Mutating only
-    /// to lend the session `inout` (see `focusTargetInPlace(_:)`); it changes nothing.
-    mutating func dragNeighbour(from anchor: Double, _ direction: Int) -> DragNeighbour {
-        if draftChangesValue {
-            var outlook = Outlook(committingDraftOf: self)
-            return Self.dragNeighbour(from: anchor, direction, in: &outlook)
-        }
-        return Self.dragNeighbour(from: anchor, direction, in: &self)
+    /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals.
+    func dragNeighbour(from anchor: Double, _ direction: Int) -> DragNeighbour {
+        if draftChangesValue { return Self.dragNeighbour(from: anchor, direction, in: Outlook(committingDraftOf: self)) }
+        return Self.dragNeighbour(from: anchor, direction, in: self)
     }
 
-    // (Static, with the session lent once, `inout`, as `answers`: passing `self` both as the
-    // method's receiver and as an argument, or as a borrowed argument from a mutating handler,
-    // made a copy of the whole session on every drag update. `answers` is only read.)
-    static func dragNeighbour(from anchor: Double, _ direction: Int, in answers: inout some Answers) -> DragNeighbour {
+    static func dragNeighbour(from anchor: Double, _ direction: Int, in answers: some Answers) -> DragNeighbour {
         let count = answers.visibleCount
         guard count > 1 else { return .none }
         let target = anchor.rounded() + Double(direction)
@@ -148,6 +166,46 @@ extension Session {
     func dragBlockers(from anchor: Double, in answers: some Answers) -> [Blocker] {
         let page = answers.page(atVisible: Self.normalize(anchor, count: answers.visibleCount))
         return blockers(from: page, to: page + 1, in: answers)
+    }
+
+    enum ReleaseDecision {
+        /// Snap to `target` (a position), visible page `index` once the draft commits.
+        case snap(target: Double, index: Int)
+        /// A forward release on a page the gate holds: refused for these errors, then it springs
+        /// back.
+        case refuse([Blocker])
+        /// Back to the page the drag began on (`completed: false`).
+        case springBack
+    }
+
+    /// Where a released drag goes (CONTRACT §2, amended; docs/session-semantics.md, "Release").
+    ///
+    /// A fling (at least `flingVelocity` px/s either way) picks the nearest page in its direction
+    /// from where the pager is, among the page the drag began on (`anchor`) and its neighbours: a
+    /// fling back after a forward drag returns to the start page, and a fling back from inside
+    /// the band beyond the revealed page lands on the revealed page, never two pages back.
+    /// Otherwise the pager snaps to the neighbour the drag covered at least `snapDistance` of
+    /// the width towards. A neighbour that is not there (an end) springs back; one the gate holds
+    /// is refused.
+    func decideRelease(_ drag: Drag, velocity vx: Double) -> ReleaseDecision {
+        let paging = flow.paging
+        let direction: Int
+        if abs(vx) >= paging.flingVelocity {
+            // vx < 0 is towards the next page. The nearest page strictly that way from the
+            // position (positions within 1e-9 of a page count as on it), kept within one page
+            // of the anchor.
+            let page = vx < 0 ? (position + 1e-9).rounded(.down) + 1 : (position - 1e-9).rounded(.up) - 1
+            direction = Int(min(1, max(-1, page - drag.anchor)))
+        } else {
+            let covered = rawOffset(drag)
+            direction = covered >= paging.snapDistance ? 1 : covered <= -paging.snapDistance ? -1 : 0
+        }
+        guard direction != 0 else { return .springBack }
+        switch dragNeighbour(from: drag.anchor, direction) {
+        case .open(let position, let index): return .snap(target: position, index: index)
+        case .held: return .refuse(dragBlockers(from: drag.anchor))
+        case .none: return .springBack
+        }
     }
 
     // MARK: Finish
@@ -188,48 +246,31 @@ extension Session {
 
     /// The field a focus move from the first responder (or nothing) goes to; nil: none.
     func focusTarget(_ move: FocusMove) -> Int? {
-        var session = self
-        return session.focusTargetInPlace(move)
-    }
-
-    /// `focusTarget(_:)` for event handlers. The session is lent to the decision `inout`: lent as
-    /// a borrowed argument from a mutating method, it was first copied whole (528 bytes an event).
-    /// Inlined, so a `Tab` walks the page's fields in its caller (the move known there).
-    @inline(__always) mutating func focusTargetInPlace(_ move: FocusMove) -> Int? {
         let field = hasInput ? inputField : nil
-        if draftChangesValue { return focusTargetCommittingDraft(move, from: field) }
-        return Self.focusTarget(move, from: field, onPage: currentPage, in: &self)
+        if draftChangesValue { return Self.focusTarget(move, from: field, onPage: currentPage, in: Outlook(committingDraftOf: self)) }
+        return Self.focusTarget(move, from: field, onPage: currentPage, in: self)
     }
 
-    /// `focusTargetInPlace(_:)` with an open picker whose draft changes its value: decided on
-    /// the session as it will be once the draft commits.
-    @inline(never) func focusTargetCommittingDraft(_ move: FocusMove, from field: Int?) -> Int? {
-        var outlook = Outlook(committingDraftOf: self)
-        return Self.focusTarget(move, from: field, onPage: currentPage, in: &outlook)
-    }
-
-    /// `answers` is only read; `inout` lends it without a copy.
-    @inline(__always) static func focusTarget(_ move: FocusMove, from field: Int?, onPage page: Int, in answers: inout some Answers) -> Int? {
+    static func focusTarget(_ move: FocusMove, from field: Int?, onPage page: Int, in answers: some Answers) -> Int? {
         switch move {
         case .tab(let forward):
-            return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: &answers)
+            return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: answers)
         case .accessory(let forward):
             guard let field else { return nil }
-            return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: &answers)
+            return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: answers)
         case .returnKey:
             guard let field, case .text(let options) = answers.flow.fields[field].kind else { return nil }
             switch options.returnKey {
             case .done: return nil
-            case .next: return neighbour(of: field, onPage: page, forward: true, wrapping: true, in: &answers)
-            case .default: return neighbour(of: field, onPage: page, forward: true, wrapping: false, in: &answers)
+            case .next: return neighbour(of: field, onPage: page, forward: true, wrapping: true, in: answers)
+            case .default: return neighbour(of: field, onPage: page, forward: true, wrapping: false, in: answers)
             }
         }
     }
 
-    /// The next (or previous) field of `page` that can become first responder. Inlined, so the
-    /// direction and wrapping are constants where they are known.
-    @inline(__always) static func neighbour(
-        of field: Int?, onPage page: Int, forward: Bool, wrapping: Bool, in answers: inout some Answers
+    /// The next (or previous) field of `page` that can become first responder.
+    static func neighbour(
+        of field: Int?, onPage page: Int, forward: Bool, wrapping: Bool, in answers: some Answers
     ) -> Int? {
         let range = answers.flow.pages[page].fieldRange
         guard !range.isEmpty else { return nil }

@@ -15,9 +15,11 @@ extension Session {
         }
     }
 
-    /// Why a field cannot take a tap now, if it cannot.
-    func tapRefusal(_ field: Int) -> IgnoreReason? {
+    /// Why a field cannot take a tap now, if it cannot, in the precedence of `IgnoreReason.Tier`:
+    /// a transition, then an unknown field, then the field's state.
+    func tapRefusal(_ field: Int?) -> IgnoreReason? {
         if motion != nil { return .transitionInProgress }
+        guard let field else { return .unknownField }
         if flow.fieldTraits[field].page != currentPage { return .otherPage }
         if !fieldVisible[field] { return .hidden }
         if !fieldEnabled[field] { return .disabled }
@@ -25,8 +27,9 @@ extension Session {
     }
 
     mutating func tapField(_ id: String, _ event: Event) {
-        guard let field = flow.fieldIndex(of: id) else { return ignore(event, .unknownField) }
-        if let reason = tapRefusal(field) { return ignore(event, reason) }
+        let found = flow.fieldIndex(of: id)
+        if let reason = tapRefusal(found) { return ignore(event, reason) }
+        guard let field = found else { return }
         let definition = flow.fields[field]
         if case .toggle = definition.kind {
             // A toggle never becomes first responder; it resigns whatever is, committing it.
@@ -56,62 +59,13 @@ extension Session {
         }
     }
 
-    /// Makes `field` first responder, resigning (and committing) the current one first.
-    ///
-    /// From a text field or from nothing, resigning commits nothing and changes no value, so what
-    /// can take focus is as it was: the focus is handed over in one step (`handFocus`), with the
-    /// notifications `focusResigningFirst` would emit. An open picker commits its draft first.
+    /// Makes `field` first responder, resigning (and committing) the current one first. The
+    /// commit may hide or disable `field` (a tap on a field that the draft hides): then the move
+    /// only committed and resigned.
     mutating func focus(_ field: Int) {
-        let previous = inputField
-        if previous >= 0 && flow.fieldTraits[previous].isPicker {
-            discardStale()
-            return focusResigningFirst(field)
-        }
-        let traits = flow.fieldTraits[field]
-        guard canFocus(field), traits.page == currentPage else {
-            // As `focusResigningFirst`: the previous field resigns, committed.
-            discardStale()
-            if previous >= 0 { resign(commit: true) }
-            return
-        }
-        handFocus(from: previous, to: field, isPicker: traits.isPicker)
-    }
-
-    /// Moves the first responder from `previous` (a text field, or -1: none) to `field`, which
-    /// can take it: `inputDismissed` for the previous field (committed), `focusChanged`,
-    /// `inputPresented`. A text field's draft is `.null` (unless a snapshot said otherwise), so
-    /// it is read before it is written.
-    @inline(__always) mutating func handFocus(from previous: Int, to field: Int, isPicker: Bool) {
-        inputField = field
-        if isPicker {
-            inputDraft = initialDraft(field)
-        } else if !inputDraft.isNull {
-            inputDraft = .null
-        }
-        inputOriginal = values[field]
-        inputWheel = 0
-        let id = flow.fieldIDs[field]
-        let presented = SessionNotification.inputPresented(field: id, view: view(of: field))
-        guard previous >= 0 else {
-            discardStale()
-            emit(.focusChanged(from: nil, to: id))
-            return emit(presented)
-        }
-        // Read first: a field already touched is not written (which would check the array's
-        // uniqueness on every `Tab`).
-        if !touched[previous] { touched[previous] = true }
-        let previousID = flow.fieldIDs[previous]
-        emit(.inputDismissed(field: previousID, committed: true), .focusChanged(from: previousID, to: id), presented)
-    }
-
-    /// `focus(_:)` from an open picker: it resigns, committing its draft (which may hide or
-    /// disable `field`), before `field` becomes first responder.
-    mutating func focusResigningFirst(_ field: Int) {
         let previous = inputField
         if previous >= 0 { resign(commit: true, handingOff: true) }
         guard canFocus(field), flow.fieldTraits[field].page == currentPage else {
-            // Committing the previous field hid or disabled this one (a tap on a field that the
-            // draft hides): the tap committed and resigned.
             if previous >= 0 { emit(.focusChanged(from: flow.fieldIDs[previous], to: nil)) }
             return
         }
@@ -124,10 +78,9 @@ extension Session {
         emit(.inputPresented(field: id, view: view(of: field)))
     }
 
-    /// Inlined for the same reason as `neighbour(of:forward:wrapping:in:)`: a call from `focus`
-    /// copied the whole session.
-    @inline(__always) func initialDraft(_ field: Int) -> FieldValue {
-        guard flow.fieldTraits[field].isPicker else { return .null }
+    /// The draft a picker opens with: the field's value, else the snapped `min` (a duration) or
+    /// the first option (a choice); `.null` for text.
+    func initialDraft(_ field: Int) -> FieldValue {
         let value = values[field]
         switch flow.fields[field].kind {
         case .duration(let options):
@@ -181,7 +134,7 @@ extension Session {
         guard accessoryItems(of: editing.field).contains(item) else { return ignore(event, .notInAccessory) }
         switch item {
         case .previous, .next:
-            guard let target = focusTargetInPlace(.accessory(forward: item == .next)) else { return ignore(event, .disabled) }
+            guard let target = focusTarget(.accessory(forward: item == .next)) else { return ignore(event, .disabled) }
             focus(target)
         case .done:
             resign(commit: true)
@@ -211,19 +164,18 @@ extension Session {
         }
     }
 
-    /// `Tab` / `shift+Tab`. (Out of `press`, which then only passes keys on, without a frame.)
-    /// Past the last field (before the first) the first responder resigns, committing its
+    /// `Tab` / `shift+Tab`. Past the last field (before the first) the first responder resigns, committing its
     /// draft: keyboard focus leaves the chain for the page's own controls (`keyboardFocus`).
-    @inline(never) mutating func pressTab(forward: Bool, _ event: Event) {
+    mutating func pressTab(forward: Bool, _ event: Event) {
         guard motion == nil else { return ignore(event, .transitionInProgress) }
-        guard let target = focusTargetInPlace(.tab(forward: forward)) else {
+        guard let target = focusTarget(.tab(forward: forward)) else {
             return hasInput ? resign(commit: true) : ignore(event, .noEditableField)
         }
         focus(target)
     }
 
     /// Arrows and paging keys: the open picker's, else page moves.
-    @inline(never) mutating func pressArrow(_ key: Key, _ event: Event) {
+    mutating func pressArrow(_ key: Key, _ event: Event) {
         if let editing = input {
             arrow(key, in: editing, event)
         } else {
@@ -240,7 +192,7 @@ extension Session {
     mutating func pressReturn(_ event: Event) {
         guard hasInput else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[inputField].kind == .text else { return resign(commit: true) }
-        if let next = focusTargetInPlace(.returnKey) { focus(next) } else { resign(commit: true) }
+        if let next = focusTarget(.returnKey) { focus(next) } else { resign(commit: true) }
     }
 
     /// What Return shows on a text field's keyboard: `next` or `done`.
@@ -323,39 +275,28 @@ extension Session {
         guard hasInput else { return ignore(event, .noFirstResponder) }
         guard !text.isEmpty else { return ignore(event, .emptyText) }
         // A newline in the text acts as Return; the rest goes to whoever is first responder then.
-        // Every newline cluster holds a CR or LF byte: text without one is inserted whole.
-        if !Self.anyByte(of: text.utf8, { $0 == 0x0A || $0 == 0x0D }) { return insert(text, event) }
+        // Every newline (LF, CR LF, CR) holds a CR or LF byte.
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return insert(text, event) }
         var segment = Substring(text)
         while let newline = segment.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            insert(segment[..<newline], event)
+            insert(String(segment[..<newline]), event)
             pressReturn(event)
             segment = segment[segment.index(after: newline)...]
         }
-        insert(segment, event)
+        insert(String(segment), event)
     }
 
-    /// Generic so the common case, a `type` without a newline, inserts the event's `String` itself
-    /// (without making a `Substring` of it first).
-    mutating func insert(_ text: some InsertableText, _ event: Event) {
+    mutating func insert(_ text: String, _ event: Event) {
         guard !text.isEmpty else { return }
         let field = inputField
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         let traits = flow.fieldTraits[field]
         guard traits.kind == .text else { return ignore(event, .notTextInput) }
-        // The new length without building the new text: only the last cluster can join the
-        // inserted text (a combining mark, a second regional indicator), so only they are counted.
+        // The new length without counting the whole text again: only the last cluster can join
+        // the inserted text (a combining mark, a second regional indicator).
         let length: Int
-        if values[field].lastTextByte.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
-            !Self.anyByte(of: text.utf8, { $0 >= 0x80 || $0 == 0x0D || $0 == 0x0A })
-        {
-            // ASCII after an ASCII scalar other than CR: no grapheme rule joins them (only CR LF
-            // joins two ASCII scalars, and no ASCII scalar is a prepend, extend or joiner), so
-            // each byte is one cluster.
-            length = textLengths[field] + text.utf8.count
-        } else if case .text(let current) = values[field], let last = current.last {
-            var joined = String(last)
-            joined.appendText(text)
-            length = textLengths[field] - 1 + joined.count
+        if case .text(let current) = values[field], let last = current.last {
+            length = textLengths[field] - 1 + (String(last) + text).count
         } else {
             length = text.count
         }
@@ -363,40 +304,20 @@ extension Session {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
         textLengths[field] = length
-        // Appended where it is stored, so the text stays its storage's only owner (the append is
-        // in place); the edited text comes back for the notification. A field without a text
-        // yet gets one.
-        let current: String
-        let words = smallASCII
-        if let edited = values[field].editText({ current in
-            current.appendText(text, words: words)
-            return current
-        }) {
-            current = edited
-        } else {
-            var new = ""
-            new.appendText(text, words: words)
-            values[field] = .text(new)
-            current = new
-        }
-        textChanged(field, isEmpty: false)
-        emit(.valueChanged(field: flow.fieldIDs[field], value: .string(current)))
+        let edited = values[field].editText { $0.append(text) }
+        answerChanged(field)
+        emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
     }
 
     mutating func backSpace(_ event: Event) {
         let field = inputField
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
-        guard values[field].hasCharacters else { return ignore(event, .emptyText) }
-        // Edited where it is stored, so the text stays its storage's only owner (the removal is in place).
-        let words = smallASCII
-        guard let text = values[field].editText({ text in
-            Self.removeLastCharacter(&text, words: words)
-            return text
-        }) else { return }
+        guard case .text(let text) = values[field], !text.isEmpty else { return ignore(event, .emptyText) }
         textLengths[field] -= 1
-        textChanged(field, isEmpty: text.isEmpty)
-        emit(.valueChanged(field: flow.fieldIDs[field], value: .string(text)))
+        let edited = values[field].editText { $0.removeSubrange($0.index(before: $0.endIndex)...) }
+        answerChanged(field)
+        emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
     }
 
     /// `edit`: the first responder's text from Unicode-scalar offset `from` up to `to` replaced
@@ -425,106 +346,24 @@ extension Session {
         }
         // A field that had no text yet gets one even when the edit gives back what it held.
         if case .text = values[field], edited == current { return }
-        values[field] = .text(edited)
         textLengths[field] = length
-        textChanged(field, isEmpty: edited.isEmpty)
+        setValue(field, .text(edited))
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
     }
 
-    /// `text.removeLast()`, without grapheme breaking when the last cluster is one ASCII byte: the
-    /// last byte is ASCII and so is the one before it (or there is none), and they are not CR LF.
-    /// No grapheme rule joins an ASCII scalar to an ASCII scalar before it but CR LF, and a
-    /// non-ASCII scalar before it (a prepend) may join, so that case takes `removeLast()`.
-    /// `String.removeLast()` finds the cluster's bounds twice, builds the removed `Character`, and
-    /// rebuilds a small (≤ 15-byte) string through two appends; here a small ASCII text is cut
-    /// as words (`SmallASCII`), any other small result is built from its bytes, and a larger one
-    /// loses its last byte in place.
-    static func removeLastCharacter(_ text: inout String, words: Bool = SmallASCII.isAvailable) {
-        // A short ASCII text loses its last byte (or CR LF) as words (`SmallASCII`).
-        if words && SmallASCII.removeLastCharacter(&text) { return }
-        let (count, last, beforeLast) = text.withUTF8 { bytes in
-            (bytes.count, bytes[bytes.count - 1], bytes.count > 1 ? bytes[bytes.count - 2] : 0)
-        }
-        guard last < 0x80, beforeLast < 0x80, !(beforeLast == 0x0D && last == 0x0A) else {
-            text.removeLast()
-            return
-        }
-        if count - 1 <= SmallASCII.capacity {
-            // `String(unsafeUninitializedCapacity:)` skips validation when a small result is
-            // ASCII (the common case); `String(decoding:)` always validated.
-            text = text.withUTF8 { bytes in
-                String(unsafeUninitializedCapacity: count - 1) { buffer in
-                    _ = buffer.initialize(from: bytes[..<(count - 1)])
-                    return count - 1
-                }
-            }
-        } else {
-            // The last scalar is the last byte; an index from the scalar view is known to be
-            // scalar-aligned, so the removal does not align a UTF-8 index first.
-            text.removeSubrange(text.unicodeScalars.index(before: text.endIndex)..<text.endIndex)
-        }
-    }
-
-    /// Whether any of a text's bytes passes `test`, read from its contiguous storage when it has
-    /// one (a plain loop over the buffer, not the view's iterator).
-    @inline(__always) static func anyByte(of bytes: some Collection<UInt8>, _ test: (UInt8) -> Bool) -> Bool {
-        bytes.withContiguousStorageIfAvailable { $0.contains(where: test) } ?? bytes.contains(where: test)
-    }
-}
-
-/// What `type` inserts: the event's whole `String`, or a `Substring` of it between newlines. Each
-/// is appended with the standard library's own overload for it (a generic `StringProtocol` would
-/// take the `Character`-by-`Character` one).
-protocol InsertableText: StringProtocol {
-    /// Appends `text`; `words`: short ASCII texts may be joined as words (`SmallASCII.isAvailable`).
-    static func append(_ text: Self, to string: inout String, words: Bool)
-}
-
-extension String: InsertableText {
-    /// Two short ASCII texts are joined as words when `words` (`SmallASCII`), anything else by
-    /// `String.append`.
-    @inline(__always) static func append(_ text: String, to string: inout String, words: Bool) {
-        if !(words && SmallASCII.append(text, to: &string)) { string.append(text) }
-    }
-}
-
-extension Substring: InsertableText {
-    @inline(__always) static func append(_ text: Substring, to string: inout String, words: Bool) {
-        string.append(contentsOf: text)
-    }
-}
-
-extension String {
-    @inline(__always) mutating func appendText<Text: InsertableText>(_ text: Text, words: Bool = false) {
-        Text.append(text, to: &self, words: words)
-    }
 }
 
 extension FieldValue {
-    /// A text with at least one character.
-    @inline(__always) var hasCharacters: Bool {
-        if case .text(let text) = self { return !text.isEmpty }
-        return false
-    }
-
-    /// Edits a text value where it is stored (`values[field].editText { ... }` goes through the
-    /// array's in-place access once), moving the text out for the edit so that nothing else
-    /// holds it. A value that is not a text is left alone (`edit` is not called; the result is
-    /// nil).
-    @inline(__always) mutating func editText<Result>(_ edit: (inout String) -> Result) -> Result? {
-        guard case .text = self else { return nil }
-        // Moved out, not copied: a copy would leave the storage shared, and the edit would
-        // copy it to a new allocation.
-        guard case .text(var text) = consume self else { preconditionFailure("checked above") }
-        let result = edit(&text)
+    /// Edits a text value where it is stored, so that the text stays its storage's only owner
+    /// and the edit happens in place; a field with no text yet (`null`) starts from "". Returns
+    /// the edited text.
+    mutating func editText(_ edit: (inout String) -> Void) -> String {
+        var text = ""
+        if case .text(let current) = self { text = current }
+        // Nothing else may hold the text during the edit, or it would be copied.
+        self = .null
+        edit(&text)
         self = .text(text)
-        return result
-    }
-
-    /// The last UTF-8 byte of a text value (nil: an empty text, or not a text), read from the
-    /// text's contiguous storage.
-    @inline(__always) var lastTextByte: UInt8? {
-        guard case .text(let text) = self else { return nil }
-        return text.utf8.withContiguousStorageIfAvailable { $0.last } ?? text.utf8.last
+        return text
     }
 }

@@ -28,7 +28,7 @@ protocol Answers {
 }
 
 extension Session: Answers {
-    @inline(__always) func textLength(_ field: Int) -> Int { textLengths[field] }
+    func textLength(_ field: Int) -> Int { textLengths[field] }
     var visibleCount: Int { visiblePages.total }
     func visibleIndex(ofPage page: Int) -> Int { visiblePages.prefix(page) }
     func page(atVisible index: Int) -> Int { visiblePages.find(index) }
@@ -43,7 +43,7 @@ extension Session: Answers {
         return before > 0 ? visiblePages.find(before - 1) : nil
     }
 
-    @inline(__always) func pageHasErrors(_ page: Int) -> Bool { pageErrorCount[page] > 0 }
+    func pageHasErrors(_ page: Int) -> Bool { pageErrorCount[page] > 0 }
 
     func nextPageWithErrors(from page: Int) -> Int? {
         let before = pagesWithErrors.prefix(page)

@@ -51,11 +51,11 @@ extension Session {
 
     // MARK: Programmatic moves
 
-    /// A button, indicator tap or key asks to move. During an animation the move counts from the
-    /// page being headed to and retargets the animation from where it is.
-    mutating func requestMove(_ request: MoveRequest, _ event: Event) {
-        if case .dragging = motion { return ignore(event, .dragInProgress) }
-        apply(decideMove(request), event)
+    /// A button, indicator tap or key asks to move (`decideMove` judges it). During an
+    /// animation the move counts from the page being headed to and retargets the animation from
+    /// where it is.
+    mutating func requestMove(_ request: MoveRequest, by control: MoveControl = .key, _ event: Event) {
+        apply(decideMove(request, by: control), event)
     }
 
     mutating func apply(_ decision: MoveDecision, _ event: Event) {
@@ -259,35 +259,15 @@ extension Session {
 
     mutating func dragEnd(vx: Double, _ event: Event) {
         guard case .dragging(let drag) = motion else { return ignore(event, .noDrag) }
-        let intended = rawOffset(drag)
-        let fling = flow.paging.flingVelocity
-        let snap = flow.paging.snapDistance
-        // A fling picks the page in its direction from where the pager is: a fling back after a
-        // forward drag returns to the page the drag started from, as UIKit's paging does.
-        var direction = 0
-        if vx <= -fling {
-            direction = intended < 0 ? 0 : 1
-        } else if vx >= fling {
-            direction = intended > 0 ? 0 : -1
-        } else if intended >= snap {
-            direction = 1
-        } else if intended <= -snap {
-            direction = -1
+        switch decideRelease(drag, velocity: vx) {
+        case .snap(let target, let index):
+            animate(to: target, index: index)
+        case .refuse(let blockers):
+            refuse(.gate, blockers)
+            animate(to: drag.anchor, index: normalize(drag.anchor))
+        case .springBack:
+            animate(to: drag.anchor, index: normalize(drag.anchor))
         }
-        var target = drag.anchor
-        var index = normalize(drag.anchor)
-        if direction != 0 {
-            switch dragNeighbour(from: drag.anchor, direction) {
-            case .open(let position, let revealed):
-                target = position
-                index = revealed
-            case .held:
-                refuse(.gate, dragBlockers(from: drag.anchor))
-            case .none:
-                break
-            }
-        }
-        animate(to: target, index: index)
     }
 
     mutating func swipe(dx: Double, vx: Double, _ event: Event) {
@@ -305,29 +285,19 @@ extension Session {
     mutating func tapButton(_ button: TapTarget.Button, _ event: Event) {
         let enabled = buttons
         switch button {
-        case .back:
-            guard enabled.back else { return ignore(event, .disabled) }
-            requestMove(.step(-1), event)
-        case .next:
-            guard enabled.next else { return ignore(event, .disabled) }
-            requestMove(.step(1), event)
-        case .skip:
-            guard enabled.skip else { return ignore(event, .disabled) }
-            requestMove(.last, event)
-        case .finish:
-            finish(event)
-        case .cancel:
-            cancel()
+        case .back: requestMove(.step(-1), by: .button(enabled: enabled.back), event)
+        case .next: requestMove(.step(1), by: .button(enabled: enabled.next), event)
+        case .skip: requestMove(.last, by: .button(enabled: enabled.skip), event)
+        case .finish: finish(event)
+        case .cancel: cancel()
         }
     }
 
-    /// A tap on the indicator: a step left or right of the current dot, or a dot (`page` is a
-    /// visible index: the page whose dot the user saw, found before any draft commits).
+    /// A tap on the indicator: a step left or right of the current dot, or a dot (a visible
+    /// index among the dots shown).
     mutating func tapIndicator(step: Int? = nil, page: Int? = nil, _ event: Event) {
-        guard !indicatorHidden else { return ignore(event, .indicatorHidden) }
-        if let step { return requestMove(.step(step), event) }
-        guard let page, page >= 0 && page < pageCount else { return ignore(event, .noSuchPage) }
-        requestMove(.flowPage(self.page(atVisible: page)), event)
+        if let step { return requestMove(.step(step), by: .indicator, event) }
+        if let page { requestMove(.dot(page), by: .indicator, event) }
     }
 
     // MARK: Completion

@@ -1,8 +1,9 @@
 /// An input session over a flow: a deterministic state machine, `(state, event) -> (state, notifications)`.
 ///
 /// The whole session is one value, changed only by `send`. There is no clock, randomness or I/O in
-/// it: time enters as `tick` events. Every per-event path works in place on arrays sized at load,
-/// so focus and paging events cost the same whatever the size of the flow.
+/// it: time enters as `tick` events. Answers and what they derive are kept in arrays sized at
+/// load and updated in place, so focus and paging events cost the same whatever the size of the
+/// flow.
 public struct Session: Sendable, Equatable {
     public let flow: Flow
     /// The language presentation strings are resolved for (BCP 47).
@@ -55,9 +56,7 @@ public struct Session: Sendable, Equatable {
     /// The selected wheel of a duration picker; 0 with no first responder.
     var inputWheel = 0
 
-    /// The first responder and its input view's state, built from the fields above. The event
-    /// paths read and write those fields directly: an `InputState?` stored whole was copied,
-    /// compared and destroyed through its value witnesses on every `Tab` and keystroke.
+    /// The first responder and its input view's state, built from the fields above.
     var input: InputState? {
         get {
             guard inputField >= 0 else { return nil }
@@ -73,11 +72,11 @@ public struct Session: Sendable, Equatable {
     }
 
     /// Whether a field is first responder.
-    @inline(__always) var hasInput: Bool { inputField >= 0 }
+    var hasInput: Bool { inputField >= 0 }
 
     /// No first responder: every input field back to its resting value, so equal sessions compare
     /// equal field by field.
-    @inline(__always) mutating func clearInput() {
+    mutating func clearInput() {
         inputField = -1
         inputDraft = .null
         inputOriginal = .null
@@ -89,15 +88,8 @@ public struct Session: Sendable, Equatable {
 
     // Scratch space reused across events (always empty between events).
     var queue = NodeQueue()
-    /// Whether short ASCII texts are edited as words on this platform (`SmallASCII.isAvailable`,
-    /// read once here so that a keystroke does not check a lazily made global).
-    var smallASCII = SmallASCII.isAvailable
     /// During `send`, the caller's buffer, which `emit` appends to.
-    @usableFromInline var outbox: [SessionNotification] = []
-    /// During a `Tab`'s `send`, how many of the previous event's notifications `outbox` still
-    /// holds, to be written over by the focus hand-off (`emit(_:_:_:)`) or removed before
-    /// anything else is emitted (`discardStale`); 0 otherwise.
-    var stale = 0
+    var outbox: [SessionNotification] = []
 
     public init(flow: Flow, locale: String = "en", viewportWidth: Double = 800) {
         self.init(flow: flow, locale: locale, viewportWidth: viewportWidth, values: flow.fields.map(\.defaultValue))
@@ -146,78 +138,21 @@ public struct Session: Sendable, Equatable {
 
     /// Sends one event, writing notifications into `buffer` (cleared first). Reusing one buffer
     /// keeps a long replay free of per-event allocations.
-    @inlinable public mutating func send(_ event: Event, into buffer: inout [SessionNotification]) {
+    public mutating func send(_ event: Event, into buffer: inout [SessionNotification]) {
+        // Emptied before the event: a text edited in place must not share its storage with the
+        // previous event's `valueChanged`. (Element by element: `removeAll(keepingCapacity:)`
+        // goes through the general `replaceSubrange`, a few hundred instructions an event.)
+        while !buffer.isEmpty { buffer.removeLast() }
         swap(&outbox, &buffer)
-        sendSwapped(event)
+        dispatch(event)
         swap(&outbox, &buffer)
     }
 
-    @usableFromInline mutating func sendSwapped(_ event: Event) {
-        if case .key(let key) = event, key == .tab || key == .shiftTab {
-            // The previous event's notifications are kept, to be written over (`sendTab`).
-            stale = outbox.count
-            sendTab(forward: key == .tab, event)
-            discardStale()
-        } else {
-            // Emptied element by element: `removeAll(keepingCapacity:)` goes through the general
-            // `replaceSubrange`, which cost more than the event itself on an empty buffer, and
-            // `popLast()` destroys each element through an `Optional` (20% more than `removeLast()`).
-            while !outbox.isEmpty { outbox.removeLast() }
-            dispatch(event)
-        }
-    }
-
-    /// `dispatch(event)` for `Tab` / `shift+Tab`, with the previous event's notifications still
-    /// in the buffer (`stale`): a `Tab` from a text field to the next is one focus hand-off, whose
-    /// three notifications are written over the previous `Tab`'s (emptying the buffer first,
-    /// element by element, checked its uniqueness once per element and again per append).
-    @inline(__always) mutating func sendTab(forward: Bool, _ event: Event) {
-        guard case .none = completion, motion == nil, let target = focusTargetInPlace(.tab(forward: forward)) else {
-            // Ignored: as any other event.
-            discardStale()
-            return dispatch(event)
-        }
-        autoAdvance.active = false
-        focus(target)
-    }
-
-    /// Removes the previous event's notifications kept for a `Tab` (`stale`), if any.
-    @inline(__always) mutating func discardStale() {
-        if stale > 0 { discardStaleNotifications() }
-    }
-
-    @inline(never) mutating func discardStaleNotifications() {
-        while !outbox.isEmpty { outbox.removeLast() }
-        stale = 0
-    }
-
-    @inline(__always) mutating func emit(_ notification: SessionNotification) {
-        assert(stale == 0, "the previous event's notifications are still in the buffer")
+    mutating func emit(_ notification: SessionNotification) {
         outbox.append(notification)
     }
 
-    /// Three notifications in order, as `emit` three times; written over the previous event's
-    /// first three when it left at least three (`stale`: a `Tab` after a `Tab`).
-    @inline(__always) mutating func emit(
-        _ first: consuming SessionNotification, _ second: consuming SessionNotification,
-        _ third: consuming SessionNotification
-    ) {
-        guard stale >= 3 else {
-            discardStale()
-            emit(first)
-            emit(second)
-            return emit(third)
-        }
-        stale = 0
-        // Swapped in, so the previous event's three are destroyed after the writes (with the
-        // arguments) rather than between them, where retains of the ids were kept around each.
-        swap(&outbox[0], &first)
-        swap(&outbox[1], &second)
-        swap(&outbox[2], &third)
-        while outbox.count > 3 { outbox.removeLast() }
-    }
-
-    @inline(never) mutating func ignore(_ event: Event, _ reason: IgnoreReason) {
+    mutating func ignore(_ event: Event, _ reason: IgnoreReason) {
         var target: String? = nil
         switch event {
         case .tap(let tapTarget): target = tapTarget.name
@@ -230,7 +165,6 @@ public struct Session: Sendable, Equatable {
     }
 
     mutating func dispatch(_ event: Event) {
-        // (Matched, not compared with nil: `!=` copied the completion, retaining its values.)
         if case .some = completion { return ignore(event, .completed) }
         if !event.isClock { autoAdvance.active = false }
         switch event {
@@ -253,9 +187,9 @@ public struct Session: Sendable, Equatable {
             select(option, event)
             relayDragIfAny()
         case .dragBegin: dragBegin(event)
-        case .dragUpdate(let dx): dragUpdateOutOfLine(dx: dx, event)
+        case .dragUpdate(let dx): dragUpdate(dx: dx, event)
         case .dragEnd(let vx): dragEnd(vx: vx, event)
-        case .swipe(let dx, let vx): swipeOutOfLine(dx: dx, vx: vx, event)
+        case .swipe(let dx, let vx): swipe(dx: dx, vx: vx, event)
         case .swipePage(let forward): swipePage(forward: forward, event)
         case .tick(let ms): tick(ms)
         case .settle: settle()
@@ -266,23 +200,12 @@ public struct Session: Sendable, Equatable {
     /// text typed or erased) can change what the drag reveals, so after each such event the drag
     /// is laid out again against the pages and answers as they are now, as its next `dragUpdate`
     /// with the same offset would (docs/session-semantics.md, "Input during a drag").
-    @inline(__always) mutating func relayDragIfAny() {
-        if case .dragging = motion { relayDrag() }
-    }
-
-    /// Out of line, so `dispatch` keeps no stack frame for it.
-    @inline(never) mutating func relayDrag() {
+    mutating func relayDragIfAny() {
         if case .dragging(let drag) = motion { updateDrag(drag) }
     }
 
-    /// `dragUpdate` and `swipe` out of `dispatch`: inlined there, they gave it a stack frame
-    /// that every event paid for.
-    @inline(never) mutating func dragUpdateOutOfLine(dx: Double, _ event: Event) { dragUpdate(dx: dx, event) }
-    @inline(never) mutating func swipeOutOfLine(dx: Double, vx: Double, _ event: Event) { swipe(dx: dx, vx: vx, event) }
-
-    /// A swipe of a whole viewport width at twice the fling velocity. Kept out of `dispatch`,
-    /// whose other cases only pass the event on.
-    @inline(never) mutating func swipePage(forward: Bool, _ event: Event) {
+    /// A swipe of a whole viewport width at twice the fling velocity.
+    mutating func swipePage(forward: Bool, _ event: Event) {
         let width = viewportWidth
         let velocity = 2 * flow.paging.flingVelocity
         swipe(dx: forward ? -width : width, vx: forward ? -velocity : velocity, event)

@@ -15,7 +15,7 @@ public final class WorkMeter: @unchecked Sendable {
         return (result, meter.units)
     }
 
-    @inline(__always) static func count(_ units: Int = 1) {
+    static func count(_ units: Int = 1) {
         #if DEBUG
             current?.units += units
         #endif

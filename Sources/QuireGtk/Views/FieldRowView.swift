@@ -13,7 +13,8 @@ final class FieldRowView {
     let kind: String
     /// The row (built-in), or the input widget (a layout's).
     let root: Widget
-    private let label: Label
+    /// The field's label (read by tests).
+    let label: Label
     private let errorLabel: Label
     private let errorRevealer = Revealer(GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN, milliseconds: 150)
     private weak var host: SessionHost?
@@ -68,28 +69,66 @@ final class FieldRowView {
             root.append(entry)
             bindEntry(entry)
         case "toggle":
-            let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
-            label.hexpand = true
-            line.append(label)
             let toggle = Switch()
             toggle.valign = GTK_ALIGN_CENTER
-            line.append(toggle)
             bindSwitch(toggle)
-            root.append(line)
+            placeBesideLabel(toggle, in: root)
         default:  // duration, choice: a value button that toggles the picker
-            let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
-            label.hexpand = true
-            line.append(label)
             let button = Button(label: "")
             let valueLabel = Label()
             button.setChild(valueLabel)
             button.addCSSClass("quire-value-button")
-            line.append(button)
             bindButton(button, valueLabel: valueLabel)
-            root.append(line)
+            placeBesideLabel(button, in: root)
         }
         root.append(errorRevealer)
         update(field)
+    }
+
+    /// A long label's minimum width, in characters (GTK's `width-chars`): 140–160 px, well
+    /// within the 312 px a row has in a 360 px window.
+    static let longLabelMinimumCharacters: Int32 = 20
+
+    /// A switch's or value button's row: the label beside the control (a horizontal box), or
+    /// above it when the core says the label is long (`FieldPresentation.stacksLabel`).
+    private var line: Box?
+    private var control: Widget?
+    private var stacked = false
+
+    private func placeBesideLabel(_ control: Widget, in root: Box) {
+        let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        label.hexpand = true
+        line.append(label)
+        line.append(control)
+        root.append(line)
+        self.line = line
+        self.control = control
+    }
+
+    /// Puts the label above its control (`stacked`) or beside it. Above, the label wraps across
+    /// the row's width and the control follows it at the row's end, where a short row has it.
+    /// Beside a control, GTK 4.8 asks a horizontal box's wrapping label for its width at each
+    /// height the page is measured at (width-for-height), and the label answers each by a binary
+    /// search over widths, a Pango layout of the whole text at each step: a 2,000-character
+    /// label took 5–10 s to show (docs/gtk-shell.md, "Window sizes").
+    private func arrange(stacked: Bool) {
+        guard let line, let control, let root = root as? Box, stacked != self.stacked else { return }
+        self.stacked = stacked
+        if stacked {
+            line.remove(label)
+            line.remove(control)
+            line.isVisible = false
+            gtk_box_insert_child_after(quire_box(root.pointer), label.widget, nil)
+            gtk_box_insert_child_after(quire_box(root.pointer), control.widget, label.widget)
+            control.halign = GTK_ALIGN_END
+        } else {
+            root.remove(label)
+            root.remove(control)
+            control.halign = GTK_ALIGN_FILL
+            line.append(label)
+            line.append(control)
+            line.isVisible = true
+        }
     }
 
     /// A field shown by a page layout's widgets (`PageLayout`): `parts.input` is an entry or
@@ -294,7 +333,17 @@ final class FieldRowView {
         guard field != shown else { return }
         let old = shown
         shown = field
-        if old?.label != field.label { label.text = field.label }
+        if old?.label != field.label {
+            if !bound {
+                arrange(stacked: field.stacksLabel)
+                // A long label is at least `longLabelMinimumCharacters` wide: GTK 4.8 measures a
+                // wrapping label's minimum width by laying its text out at width 0, one character
+                // a line (30–80 ms for 2,000 characters, again after every resize), and the window
+                // then asks its height at that width.
+                gtk_label_set_width_chars(quire_label(label.pointer), field.stacksLabel ? Self.longLabelMinimumCharacters : -1)
+            }
+            label.text = field.label
+        }
         root.isSensitive = field.enabled
         if let entry {
             // While an edit is applied the widget makes the change itself (its cursor and undo
