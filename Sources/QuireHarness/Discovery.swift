@@ -60,7 +60,7 @@ public enum FileWalker {
     private static func walk(
         _ folder: String, folders: [String], ancestors: [(device: UInt64, inode: UInt64, path: String)], into entries: inout [Entry]
     ) {
-        let names: [String]
+        let names: [(name: String, type: UInt8)]
         switch list(folder) {
         case .success(let list): names = list
         case .failure(let code):
@@ -68,9 +68,12 @@ public enum FileWalker {
             entries.append(Entry(path: folder, folders: folders, problem: "cannot read the folder: \(reason(code))"))
             return
         }
-        for name in names {
+        for (name, type) in names {
+            // A regular file is known from its folder's listing: only other entries (folders,
+            // links, or where the file system does not say) are looked at, one system call each.
+            if type == UInt8(DT_REG) && !name.hasSuffix(".json") { continue }
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            switch kind(of: path) {
+            switch type == UInt8(DT_REG) ? .file : kind(of: path) {
             case .folder(let device, let inode):
                 if let ancestor = ancestors.first(where: { $0.device == device && $0.inode == inode }) {
                     entries.append(
@@ -90,10 +93,12 @@ public enum FileWalker {
     }
 
     /// The names in a folder (without `.` and `..`), or why it cannot be read.
-    private static func list(_ folder: String) -> Result<[String], Errno> {
+    /// The names in `folder` with their types as the listing gives them (`DT_UNKNOWN` when the
+    /// file system does not say).
+    private static func list(_ folder: String) -> Result<[(name: String, type: UInt8)], Errno> {
         guard let stream = opendir(folder) else { return .failure(Errno(errno)) }
         defer { closedir(stream) }
-        var names: [String] = []
+        var names: [(name: String, type: UInt8)] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
@@ -103,7 +108,7 @@ public enum FileWalker {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { names.append((name, entry.pointee.d_type)) }
         }
         return .success(names)
     }

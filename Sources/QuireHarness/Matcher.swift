@@ -21,32 +21,7 @@ public enum Matcher {
 
     public static func match(expected: JSONValue, actual: JSONValue?, at path: JSONPath, into mismatches: inout [Mismatch]) {
         var trail = path.components
-        match(expected: expected, actual: actual, trail: &trail, into: &mismatches)
-    }
-
-    /// The partial match with the path kept as a stack of components, turned into a `JSONPath`
-    /// only for a mismatch (building a path per key was most of matching a state that matches).
-    static func match(
-        expected: JSONValue, actual: JSONValue?, trail: inout [JSONPath.Component], into mismatches: inout [Mismatch]
-    ) {
-        guard let actual else {
-            mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: nil))
-            return
-        }
-        switch (expected, actual) {
-        case (.object(let want), .object(let have)):
-            if want.isEmpty {
-                if !have.isEmpty { mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: actual)) }
-                return
-            }
-            for (key, value) in want {
-                trail.append(.key(key))
-                match(expected: value, actual: have[key], trail: &trail, into: &mismatches)
-                trail.removeLast()
-            }
-        default:
-            if !equal(expected, actual) { mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: actual)) }
-        }
+        walk(expected: expected, actual: actual, exactly: false, trail: &trail, into: &mismatches)
     }
 
     /// Full equality, with numbers compared within `tolerance`.
@@ -69,15 +44,7 @@ public enum Matcher {
 
     /// Matches an `expect` object against a session, building only the state keys it names.
     public static func match(_ expected: JSONObject, session: Session) -> [Mismatch] {
-        var mismatches: [Mismatch] = []
-        var trail: [JSONPath.Component] = []
-        trail.reserveCapacity(4)
-        for (key, value) in expected {
-            trail.append(.key(key))
-            match(expected: value, actual: session.stateValue(key), trail: &trail, into: &mismatches)
-            trail.removeLast()
-        }
-        return mismatches
+        match(expected, session: session, exactly: false)
     }
 
     /// The exhaustive match of `expectExactly`: the value must be whole. Objects must have the
@@ -86,48 +53,60 @@ public enum Matcher {
     /// `tolerance`).
     public static func matchExactly(expected: JSONValue, actual: JSONValue?, at path: JSONPath, into mismatches: inout [Mismatch]) {
         var trail = path.components
-        matchExactly(expected: expected, actual: actual, trail: &trail, into: &mismatches)
+        walk(expected: expected, actual: actual, exactly: true, trail: &trail, into: &mismatches)
     }
 
-    static func matchExactly(
-        expected: JSONValue, actual: JSONValue?, trail: inout [JSONPath.Component], into mismatches: inout [Mismatch]
+    /// Matches an `expectExactly` object against a session: each key it names, whole.
+    public static func matchExactly(_ expected: JSONObject, session: Session) -> [Mismatch] {
+        match(expected, session: session, exactly: true)
+    }
+
+    static func match(_ expected: JSONObject, session: Session, exactly: Bool) -> [Mismatch] {
+        var mismatches: [Mismatch] = []
+        var trail: [JSONPath.Component] = []
+        trail.reserveCapacity(4)
+        for (key, value) in expected {
+            trail.append(.key(key))
+            walk(expected: value, actual: session.stateValue(key), exactly: exactly, trail: &trail, into: &mismatches)
+            trail.removeLast()
+        }
+        return mismatches
+    }
+
+    /// The one walker of both matches, with the path kept as a stack of components and turned
+    /// into a `JSONPath` only for a mismatch (building a path per key was most of matching a
+    /// state that matches). Partially (`expect`), an object matches key by key the keys it
+    /// names, and an empty one only an empty one; anything else must be `equal`. `exactly`
+    /// (`expectExactly`), an object's extra keys are mismatches too, and arrays of the same
+    /// length match element by element, so a difference deep inside is named by its path.
+    static func walk(
+        expected: JSONValue, actual: JSONValue?, exactly: Bool, trail: inout [JSONPath.Component], into mismatches: inout [Mismatch]
     ) {
         guard let actual else {
             mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: nil))
             return
         }
         switch (expected, actual) {
-        case (.object(let want), .object(let have)):
+        case (.object(let want), .object(let have)) where exactly || !want.isEmpty:
             for (key, value) in want {
                 trail.append(.key(key))
-                matchExactly(expected: value, actual: have[key], trail: &trail, into: &mismatches)
+                walk(expected: value, actual: have[key], exactly: exactly, trail: &trail, into: &mismatches)
                 trail.removeLast()
             }
-            for (key, value) in have where want[key] == nil {
-                mismatches.append(Mismatch(path: JSONPath(components: trail + [.key(key)]), expected: nil, actual: value))
+            if exactly {
+                for (key, value) in have where want[key] == nil {
+                    mismatches.append(Mismatch(path: JSONPath(components: trail + [.key(key)]), expected: nil, actual: value))
+                }
             }
-        case (.array(let want), .array(let have)) where want.count == have.count:
+        case (.array(let want), .array(let have)) where exactly && want.count == have.count:
             for (index, (wanted, had)) in zip(want, have).enumerated() {
                 trail.append(.index(index))
-                matchExactly(expected: wanted, actual: had, trail: &trail, into: &mismatches)
+                walk(expected: wanted, actual: had, exactly: true, trail: &trail, into: &mismatches)
                 trail.removeLast()
             }
         default:
             if !equal(expected, actual) { mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: actual)) }
         }
-    }
-
-    /// Matches an `expectExactly` object against a session: each key it names, whole.
-    public static func matchExactly(_ expected: JSONObject, session: Session) -> [Mismatch] {
-        var mismatches: [Mismatch] = []
-        var trail: [JSONPath.Component] = []
-        trail.reserveCapacity(4)
-        for (key, value) in expected {
-            trail.append(.key(key))
-            matchExactly(expected: value, actual: session.stateValue(key), trail: &trail, into: &mismatches)
-            trail.removeLast()
-        }
-        return mismatches
     }
 }
 
@@ -147,7 +126,7 @@ enum ExpectationCheck {
     static let stateKeys: [String: [String]?] = Dictionary(uniqueKeysWithValues: Session.stateKeys.map { ($0, shapes[$0]) })
 
     /// `path` gives the object's path; it is called only where a problem may be recorded.
-    static func validate(_ expected: JSONObject, at path: () -> JSONPath, flow: Flow?, reader: inout DocumentReader) {
+    static func validate(_ expected: JSONObject, at path: () -> JSONPath, flow checked: CheckedFlow?, reader: inout DocumentReader) {
         for (key, value) in expected {
             guard let shape = stateKeys[key] else {
                 var message = "'\(key)' is not part of the state (\(Session.stateKeys.joined(separator: ", ")))"
@@ -158,12 +137,12 @@ enum ExpectationCheck {
             if let allowed = shape, case .object(let object) = value {
                 checkKeys(object, at: { path() + key }, allowed: allowed, what: "'\(key)'", reader: &reader)
             }
-            guard let flow else { continue }
+            guard let checked else { continue }
             if key == "values" || key == "errors", case .object(let object) = value {
                 for (field, entry) in object {
-                    guard flow.fieldIndex(of: field) != nil else {
+                    guard checked.flow.fieldIndex(of: field) != nil else {
                         var message = "the flow has no field '\(field)'"
-                        if let near = reader.hint(for: field, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
+                        if let near = reader.hint(for: field, in: checked.flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
                         reader.error(path() + key + field, message, onKey: true)
                         continue
                     }
@@ -174,7 +153,7 @@ enum ExpectationCheck {
                     }
                 }
             }
-            if key == "focus", case .string(let field) = value, flow.fieldIndex(of: field) == nil {
+            if key == "focus", case .string(let field) = value, checked.flow.fieldIndex(of: field) == nil {
                 reader.error(path() + key, "the flow has no field '\(field)'")
             }
         }

@@ -67,28 +67,22 @@ public struct SessionScript: Sendable {
 /// The per-script work of finding a script's flow is memoized too, since it goes through
 /// Foundation's `URL` (about a tenth of `quire test`'s instructions before): the path a script's
 /// `flow` resolves to, per folder of scripts, and the cache key of each path asked for. Both memos
-/// are bounded (`memoLimit` entries each), so memory stays flat in the number of scripts.
+/// are bounded (`memoLimit` entries each), so memory stays flat in the number of scripts. A memo
+/// assumes the working folder, which relative paths depend on, stays as it was while the cache
+/// is used (a run does not change it; asking for it was two system calls a script).
 public final class FlowCache: Sendable {
     private struct State {
         var flows: [String: Result<Flow, DocumentError>] = [:]
-        /// `flow(at:)`'s argument (with the working folder when it is relative) → its key.
-        var keys: [PathKey: String] = [:]
-        /// A script's folder, its `flow` and the working folder → the path to load.
+        /// `flow(at:)`'s argument → its key.
+        var keys: [String: String] = [:]
+        /// A script's folder and its `flow` → the path to load.
         var resolved: [ResolveKey: String] = [:]
-    }
-
-    struct PathKey: Hashable {
-        var path: String
-        /// The working folder, for a relative path (empty for an absolute one).
-        var here: String
     }
 
     struct ResolveKey: Hashable {
         /// The script's path up to and including its last `/` (empty when it has none).
         var folder: String
         var relative: String
-        /// The working folder, when the result depends on it (empty otherwise).
-        var here: String
     }
 
     private let storage = Locked(State())
@@ -99,15 +93,14 @@ public final class FlowCache: Sendable {
     public init() {}
 
     public func flow(at path: String) -> Result<Flow, DocumentError> {
-        let pathKey = PathKey(path: path, here: path.hasPrefix("/") ? "" : FileManager.default.currentDirectoryPath)
         let known: (key: String?, flow: Result<Flow, DocumentError>?) = storage.withLock { state in
-            guard let key = state.keys[pathKey] else { return (nil, nil) }
+            guard let key = state.keys[path] else { return (nil, nil) }
             return (key, state.flows[key])
         }
         if let cached = known.flow { return cached }
         let key = known.key ?? Self.key(of: path)
         if let cached = storage.withLock({ state -> Result<Flow, DocumentError>? in
-            if state.keys.count < Self.memoLimit { state.keys[pathKey] = key }
+            if state.keys.count < Self.memoLimit { state.keys[path] = key }
             return state.flows[key]
         }) {
             return cached
@@ -138,8 +131,7 @@ public final class FlowCache: Sendable {
             return Self.resolve(relative, from: file)
         }
         let folder = slash.map { String(file[...$0]) } ?? ""
-        let here = file.hasPrefix("/") ? "" : FileManager.default.currentDirectoryPath
-        let key = ResolveKey(folder: folder, relative: relative, here: here)
+        let key = ResolveKey(folder: folder, relative: relative)
         if let known = storage.withLock({ $0.resolved[key] }) { return known }
         let resolved = Self.resolve(relative, from: file)
         storage.withLock { state in
@@ -157,6 +149,17 @@ public final class FlowCache: Sendable {
         let here = FileManager.default.currentDirectoryPath + "/"
         if !file.hasPrefix("/"), resolved.hasPrefix(here) { resolved.removeFirst(here.count) }
         return resolved
+    }
+}
+
+/// The flow a script's steps are checked against, passed by reference: a `Flow?` handed down
+/// to each step was copied there (a retain of each of its arrays, shared by every script of the
+/// flow) when it was unwrapped.
+final class CheckedFlow {
+    let flow: Flow
+
+    init(_ flow: Flow) {
+        self.flow = flow
     }
 }
 
@@ -268,6 +271,7 @@ public enum ScriptLoader {
 
         var steps: [SessionScript.Step] = []
         var rawSteps: [JSONValue] = []
+        let checked = flow.map(CheckedFlow.init)
         let list = object["steps"].flatMap { reader.array($0, at: .root + "steps", what: "steps") }
         if let list, list.count > limits.steps {
             reader.error(.root + "steps", "over a limit: the script has \(list.count) steps; a script has at most \(limits.steps) (split it)")
@@ -275,7 +279,7 @@ public enum ScriptLoader {
             steps.reserveCapacity(list.count)
             rawSteps = list
             for (index, raw) in list.enumerated() {
-                if let step = step(raw, index: index, flow: flow, reader: &reader) { steps.append(step) }
+                if let step = step(raw, path: { .root + "steps" + index }, flow: checked, reader: &reader) { steps.append(step) }
             }
         }
         if reader.hasProblems || flow == nil {
@@ -292,13 +296,13 @@ public enum ScriptLoader {
 
     /// Step `index` of the `steps` list; its path (`$.steps[index]`) is built only to name a problem.
     static func step(_ raw: JSONValue, index: Int, flow: Flow?, reader: inout DocumentReader) -> SessionScript.Step? {
-        step(raw, path: { .root + "steps" + index }, flow: flow, reader: &reader)
+        step(raw, path: { .root + "steps" + index }, flow: flow.map(CheckedFlow.init), reader: &reader)
     }
 
     /// Reads one step. `path` gives the step's path; it is called only where a problem is
     /// recorded (or a check may record one), since building paths was a large part of reading a
     /// script that has no problem.
-    static func step(_ raw: JSONValue, path: () -> JSONPath, flow: Flow?, reader: inout DocumentReader) -> SessionScript.Step? {
+    static func step(_ raw: JSONValue, path: () -> JSONPath, flow: CheckedFlow?, reader: inout DocumentReader) -> SessionScript.Step? {
         guard case .object(let object) = raw else {
             reader.error(path(), "a step must be an object with one key, not \(raw.typeName)")
             return nil
@@ -357,7 +361,7 @@ public enum ScriptLoader {
                 }
                 return nil
             case .success(let event):
-                if let flow { checkAgainstFlow(event, at: { path() + key }, flow: flow, reader: &reader) }
+                if let flow { checkAgainstFlow(event, at: { path() + key }, flow: flow.flow, reader: &reader) }
                 return .event(event)
             }
         }

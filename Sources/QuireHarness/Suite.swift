@@ -89,33 +89,41 @@ public struct Suite {
         _ all: [Candidate], options: Options, reporters: [Reporter], traces: TraceWriter? = nil, roots: [String] = []
     ) -> Outcome {
         let started = ContinuousClock.now
-        let flows = FlowCache()
         let (shardIndex, shardCount) = options.shard
         let candidates = shard(all, index: shardIndex, count: shardCount)
         let collector = Collector(reporters: reporters, candidates: candidates)
         for reporter in reporters { reporter.begin(candidates: candidates.count) }
         let workers = min(options.jobs, max(1, candidates.count))
-        var runner = options.runner
-        if runner.coverage && runner.coverageTemplates == nil { runner.coverageTemplates = CoverageTemplates() }
-        let runnerOptions = runner
+        // Scripts are handed out in chunks, enough of them for a slow job to be made up for by
+        // the others, and their results delivered a chunk at a time: one lock a chunk.
+        let chunk = max(1, min(64, candidates.count / (workers * 16)))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            // Coverage is merged on each job's own, then once into the collector: no lock a script.
+            // Each job reads its own flows and makes its own empty coverages: the sessions of
+            // one job never touch another's reference counts. Its coverage is merged on its
+            // own, then once into the collector.
+            let flows = FlowCache()
+            var runnerOptions = options.runner
+            if runnerOptions.coverage && runnerOptions.coverageTemplates == nil { runnerOptions.coverageTemplates = CoverageTemplates() }
             var covered: [String: FlowCoverage] = [:]
-            while let index = collector.take() {
-                let candidate = candidates[index]
-                let result = runCandidate(candidate, flows: flows, options: runnerOptions)
-                traces?.write(result)
-                var delivered = result
-                delivered.trace = nil
-                if let coverage = delivered.coverage {
-                    delivered.coverage = nil
-                    if covered[coverage.file] == nil {
-                        covered[coverage.file] = coverage
-                    } else {
-                        covered[coverage.file]!.merge(coverage)
+            var results: [ScriptResult] = []
+            results.reserveCapacity(chunk)
+            while let taken = collector.take(chunk) {
+                for index in taken {
+                    var result = runCandidate(candidates[index], flows: flows, options: runnerOptions)
+                    traces?.write(result)
+                    result.trace = nil
+                    if let coverage = result.coverage {
+                        result.coverage = nil
+                        if covered[coverage.file] == nil {
+                            covered[coverage.file] = coverage
+                        } else {
+                            covered[coverage.file]!.merge(coverage)
+                        }
                     }
+                    results.append(result)
                 }
-                collector.deliver(index, delivered)
+                collector.deliver(taken.lowerBound, results)
+                results.removeAll(keepingCapacity: true)
             }
             if !covered.isEmpty { collector.merge(covered) }
         }
@@ -124,6 +132,7 @@ public struct Suite {
         // others' files if none of its own was a script, so the folder is reported once.
         var emptyRoots: [Int] = []
         let reported = collector.rootsWithScripts
+        let flows = FlowCache()
         var filesOfRoot: [Int: [Int]] = [:]
         for (index, candidate) in all.enumerated()
         where !candidate.explicit && candidate.root < roots.count && candidate.path != roots[candidate.root] {
@@ -199,7 +208,8 @@ final class Collector: @unchecked Sendable {
     private struct State {
         var next = 0
         var nextToReport = 0
-        var pending: [Int: ScriptResult] = [:]
+        /// Delivered chunks not reported yet, by their first index.
+        var pending: [Int: [ScriptResult]] = [:]
         var summary = Summary()
         var rootsWithScripts = Set<Int>()
         var coverage: [String: FlowCoverage] = [:]
@@ -214,27 +224,32 @@ final class Collector: @unchecked Sendable {
         self.candidates = candidates
     }
 
-    func take() -> Int? {
+    /// The next `count` candidates (fewer at the end), or nil when all are taken.
+    func take(_ count: Int) -> Range<Int>? {
         state.withLock { state in
             guard state.next < candidates.count else { return nil }
-            defer { state.next += 1 }
-            return state.next
+            let taken = state.next..<min(candidates.count, state.next + count)
+            state.next = taken.upperBound
+            return taken
         }
     }
 
-    func deliver(_ index: Int, _ result: ScriptResult) {
+    /// The results of the candidates from `first` on; reporters see every result in order.
+    func deliver(_ first: Int, _ results: [ScriptResult]) {
         state.withLock { state in
-            state.pending[index] = result
+            state.pending[first] = results
             while let ready = state.pending.removeValue(forKey: state.nextToReport) {
-                switch ready.status {
-                case .passed: state.summary.passed += 1
-                case .failed: state.summary.failed += 1
-                case .bad: state.summary.bad += 1
-                case .skipped: break
+                for result in ready {
+                    switch result.status {
+                    case .passed: state.summary.passed += 1
+                    case .failed: state.summary.failed += 1
+                    case .bad: state.summary.bad += 1
+                    case .skipped: break
+                    }
+                    if case .skipped = result.status {} else { state.rootsWithScripts.insert(candidates[state.nextToReport].root) }
+                    for reporter in reporters { reporter.report(result) }
+                    state.nextToReport += 1
                 }
-                if case .skipped = ready.status {} else { state.rootsWithScripts.insert(candidates[state.nextToReport].root) }
-                for reporter in reporters { reporter.report(ready) }
-                state.nextToReport += 1
             }
         }
     }

@@ -60,6 +60,77 @@ import Testing
         #expect(JSONWriter.string(CoverageReport.json(serial)) == JSONWriter.string(CoverageReport.json(parallel)))
     }
 
+    @Test func shardsMergedFromTheirCoverageFilesAreTheUnshardedCoverage() throws {
+        let sessions = testsFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("data/sessions").path
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quire-coverage-shards-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        func run(_ shard: (Int, Int)) -> [FlowCoverage] {
+            var options = Suite.Options(jobs: 2)
+            options.shard = shard
+            options.runner.coverage = true
+            return Suite.run(Suite.discover([sessions]), options: options, reporters: []).coverage
+        }
+        let whole = run((1, 1))
+        var files: [String] = []
+        for k in 1...2 {
+            let part = run((k, 2))
+            // Each shard alone misses something the whole suite covers.
+            #expect(CoverageReport.lcov(part) != CoverageReport.lcov(whole))
+            let file = scratch.appendingPathComponent("shard\(k).json").path
+            try Data((JSONWriter.string(CoverageReport.json(part), style: .pretty) + "\n").utf8).write(to: URL(fileURLWithPath: file))
+            files.append(file)
+        }
+        let merged = try CoverageReport.merge(files)
+        #expect(whole.count >= 10)
+        #expect(merged.map(\.file) == whole.map(\.file))
+        #expect(merged.map(\.scripts) == whole.map(\.scripts))
+        #expect(JSONWriter.string(CoverageReport.json(merged)) == JSONWriter.string(CoverageReport.json(whole)))
+        #expect(CoverageReport.lcov(merged) == CoverageReport.lcov(whole))
+        #expect(CoverageReport.console(merged) == CoverageReport.console(whole))
+        // The same shard twice counts twice: counters add up.
+        let twice = try CoverageReport.merge([files[0], files[0]])
+        let once = try CoverageReport.merge([files[0]])
+        #expect(twice.map(\.scripts) == once.map { $0.scripts * 2 })
+        #expect(twice.map(\.pageCurrent) == once.map { $0.pageCurrent.map { $0 * 2 } })
+    }
+
+    @Test func theMergeCommandWritesWhatTheUnshardedRunWrites() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quire-coverage-merge-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+        let command = CommandTests()
+        let whole = try command.quire(
+            ["test", "--plain", "--coverage-json", path("whole.json"), "--coverage-lcov", path("whole.info"), "scripts", "more"], in: folder)
+        #expect(whole.status == 0)
+        for k in 1...2 {
+            let shard = try command.quire(["test", "--plain", "--shard", "\(k)/2", "--coverage-json", path("\(k).json"), "scripts", "more"], in: folder)
+            #expect(shard.status == 0)
+        }
+        let merge = try command.quire(
+            ["coverage", "merge", path("1.json"), path("2.json"), "--coverage-json", path("merged.json"), "--coverage-lcov", path("merged.info")],
+            in: folder)
+        #expect(merge.status == 0, "\(merge.stderr)")
+        #expect(try String(contentsOfFile: path("merged.json"), encoding: .utf8) == String(contentsOfFile: path("whole.json"), encoding: .utf8))
+        #expect(try String(contentsOfFile: path("merged.info"), encoding: .utf8) == String(contentsOfFile: path("whole.info"), encoding: .utf8))
+        // The summary is the one the unsharded run printed after its totals.
+        let summary = try #require(whole.stdout.range(of: "2 passed, 0 failed\n")).upperBound
+        #expect(merge.stdout == String(whole.stdout[summary...]))
+        #expect(merge.stdout.hasPrefix("coverage of flow.json (flow 'pets', 2 scripts):\n  pages        75% (3/4)\n"))
+
+        // Coverage of another version of the flow is bad input, named where it does not fit.
+        let text = try String(contentsOfFile: path("1.json"), encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "\"id\": \"walks\"", with: "\"id\": \"runs\"").utf8).write(to: URL(fileURLWithPath: path("old.json")))
+        let stale = try command.quire(["coverage", "merge", path("old.json"), path("2.json")], in: folder)
+        #expect(stale.status == 2)
+        #expect(stale.stderr.contains("old.json:"))
+        #expect(stale.stderr.contains("$.flows[0].pages[1]: the page does not match the flow file 'flow.json' as it is now"))
+        let notCoverage = try command.quire(["coverage", "merge", "flow.json"], in: folder)
+        #expect(notCoverage.status == 2)
+        #expect(notCoverage.stderr.contains("not a coverage file"))
+    }
+
     @Test func theLcovTracefileNamesTheFlowsLinesAndBranches() throws {
         let text = CoverageReport.lcov(coverage(["scripts", "more"]))
         let lines = text.split(separator: "\n").map(String.init)

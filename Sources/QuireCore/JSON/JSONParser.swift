@@ -252,13 +252,15 @@ public struct JSONParser {
             let open = at
             try enter()
             at += 1
-            var object = JSONObject()
             skipWhitespace()
             if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
                 at += 1
                 depth -= 1
-                return .object(object)
+                return .object(JSONObject())
             }
+            // Room for a few members at once: growing two arrays from one slot cost an
+            // allocation per doubling, most of an object's cost in a session script.
+            var object = JSONObject(minimumCapacity: 4)
             while true {
                 skipWhitespace()
                 guard at < bytes.count else {

@@ -73,7 +73,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        var object = JSONObject()
+        var object = JSONObject(minimumCapacity: elements.count)
         for (key, value) in elements { object[key] = value }
         self = .object(object)
     }
