@@ -248,7 +248,9 @@ struct FlowReader: JSONScanning {
                 case 2: body = try localized("body")
                 case 3:
                     let scope = Scope(ordinal: firstOrdinal, what: "a page's condition", field: nil)
-                    visibleIf = condition(try value(), at: path(), scope: scope, order: (firstOrdinal, 0))
+                    let value = try value()
+                    let (prefix, steps) = (prefix, steps)
+                    visibleIf = condition(value, at: { Self.path(prefix, steps) }, scope: scope, order: (firstOrdinal, 0))
                 case 4: try readFields(page: index, declareOnly: false)
                 default: layout = try self.layout()
                 }
@@ -407,7 +409,7 @@ struct FlowReader: JSONScanning {
         var kindRead = false
         var label: LocalizedText?
         var required = false
-        var conditions: [JSONValue?] = [nil, nil, nil]
+        var visibleIf, enabledIf, requiredIf: JSONValue?
         var accessory: [AccessoryItem]?
         var defaultJSON: JSONValue?
         var values = KindValues()
@@ -453,7 +455,9 @@ struct FlowReader: JSONScanning {
                     let value = try value()
                     defaultJSON = value.isNull ? .none : value
                 case 4: required = try bool("required") ?? false
-                case 5, 6, 7: conditions[key - 5] = try value()
+                case 5: visibleIf = try value()
+                case 6: enabledIf = try value()
+                case 7: requiredIf = try value()
                 case 8: accessory = accessoryItems(try value(), at: path())
                 default:
                     if let kind, Self.kindKeyRanges[kind].contains(key) {
@@ -494,10 +498,17 @@ struct FlowReader: JSONScanning {
             at = end
         }
         let scope = Scope(ordinal: ordinal, what: "a field's condition", field: id)
-        var judged: [Condition?] = [nil, nil, nil]
-        for (slot, name) in ["visibleIf", "enabledIf", "requiredIf"].enumerated() {
-            guard let value = conditions[slot] else { continue }
-            judged[slot] = condition(value, at: path() + name, scope: scope, order: (ordinal, 1 + slot))
+        // (The path is made only for a problem.)
+        let (prefix, steps) = (prefix, steps)
+        var judged: (Condition?, Condition?, Condition?)
+        if let visibleIf {
+            judged.0 = condition(visibleIf, at: { Self.path(prefix, steps) + "visibleIf" }, scope: scope, order: (ordinal, 1))
+        }
+        if let enabledIf {
+            judged.1 = condition(enabledIf, at: { Self.path(prefix, steps) + "enabledIf" }, scope: scope, order: (ordinal, 2))
+        }
+        if let requiredIf {
+            judged.2 = condition(requiredIf, at: { Self.path(prefix, steps) + "requiredIf" }, scope: scope, order: (ordinal, 3))
         }
         guard let kind else { return nil }
         let fieldKind: Field.Kind
@@ -570,7 +581,7 @@ struct FlowReader: JSONScanning {
         guard let id else { return nil }
         return Field(
             id: id, page: page, kind: fieldKind, label: label, defaultValue: defaultValue, required: required,
-            visibleIf: judged[0], enabledIf: judged[1], requiredIf: judged[2], accessory: accessory)
+            visibleIf: judged.0, enabledIf: judged.1, requiredIf: judged.2, accessory: accessory)
     }
 
     /// Reads the value of `key`, a key of the field's kind.
@@ -618,12 +629,15 @@ struct FlowReader: JSONScanning {
             return options
         }
         var index = 0
-        var ids = Set<String>()
+        var ids = Set<String>()  // (past 16 options; before, they are compared one by one)
         repeat {
             if index == Flow.maxOptions { problem("a choice has at most \(Flow.maxOptions) options") }
             steps.append(.index(index))
             if index < Flow.maxOptions, let option = try option() {
-                if ids.insert(option.id).inserted {
+                let repeated =
+                    options.count < 16 ? options.contains { $0.id == option.id } : !ids.insert(option.id).inserted
+                if options.count == 15 { ids = Set(options.map(\.id) + [option.id]) }
+                if !repeated {
                     options.append(option)
                 } else {
                     problem("duplicate option id '\(option.id)'", at: "id")
@@ -776,94 +790,120 @@ struct FlowReader: JSONScanning {
 
     /// A condition of `scope`; `order` places it among the flow's conditions (page, then its
     /// fields in order, each field's `visibleIf`, `enabledIf`, `requiredIf`).
-    mutating func condition(_ value: JSONValue, at path: JSONPath, scope: Scope, order: (Int, Int)) -> Condition? {
-        guard let object = document.object(value, at: path, what: "a condition") else { return nil }
+    mutating func condition(_ value: JSONValue, at path: () -> JSONPath, scope: Scope, order: (Int, Int)) -> Condition? {
+        // (Paths are made only for a problem: a condition's reads check before they report.)
+        guard case .object(let object) = value else {
+            _ = document.object(value, at: path(), what: "a condition")
+            return nil
+        }
         if object["all"] != nil || object["any"] != nil {
             let key = object["all"] != nil ? "all" : "any"
-            document.checkKeys(object, at: path, allowed: [key], what: "an '\(key)' condition")
-            guard let list = document.array(object[key]!, at: path + key, what: "'\(key)'") else { return nil }
+            document.checkKeys(object, at: path(), allowed: [key], what: "an '\(key)' condition")
+            guard let list = document.array(object[key]!, at: path() + key, what: "'\(key)'") else { return nil }
             if list.isEmpty {
-                document.error(path + key, "'\(key)' needs at least one condition")
+                document.error(path() + key, "'\(key)' needs at least one condition")
                 return nil
             }
             var parts: [Condition] = []
             for (at, part) in list.enumerated() {
-                if let condition = condition(part, at: path + key + at, scope: scope, order: order) { parts.append(condition) }
+                if let condition = condition(part, at: { path() + key + at }, scope: scope, order: order) { parts.append(condition) }
             }
             guard parts.count == list.count else { return nil }
             return key == "all" ? .all(parts) : .any(parts)
         }
         if let inner = object["not"] {
-            document.checkKeys(object, at: path, allowed: ["not"], what: "a 'not' condition")
-            return condition(inner, at: path + "not", scope: scope, order: order).map(Condition.not)
+            document.checkKeys(object, at: path(), allowed: ["not"], what: "a 'not' condition")
+            return condition(inner, at: { path() + "not" }, scope: scope, order: order).map(Condition.not)
         }
         guard let fieldValue = object["field"] else {
             let before = document.problems.count + document.uncountedProblems
-            document.checkKeys(object, at: path, allowed: ["field", "all", "any", "not"] + Self.comparisonKeys, what: "a condition")
+            document.checkKeys(object, at: path(), allowed: ["field", "all", "any", "not"] + Self.comparisonKeys, what: "a condition")
             if document.problems.count + document.uncountedProblems == before {
                 document.error(
-                    path, "a condition needs 'field' with one of \(Self.comparisonKeys.joined(separator: ", ")), or 'all', 'any' or 'not'")
+                    path(), "a condition needs 'field' with one of \(Self.comparisonKeys.joined(separator: ", ")), or 'all', 'any' or 'not'")
             }
             return nil
         }
-        document.checkKeys(object, at: path, allowed: ["field"] + Self.comparisonKeys, what: "a condition")
+        if !object.keys.allSatisfy({ $0 == "field" || Self.comparisonKeys.contains($0) }) {
+            document.checkKeys(object, at: path(), allowed: ["field"] + Self.comparisonKeys, what: "a condition")
+        }
         let operators = object.keys.filter { Self.comparisonKeys.contains($0) }
         guard operators.count == 1, let op = operators.first else {
             document.error(
-                path,
+                path(),
                 operators.isEmpty
                     ? "a condition on a field needs one of \(Self.comparisonKeys.joined(separator: ", "))"
                     : "a condition has one comparison, not \(operators.joined(separator: " and "))")
             return nil
         }
-        guard let name = document.string(fieldValue, at: path + "field", what: "'field'") else { return nil }
+        guard case .string(let name) = fieldValue else {
+            _ = document.string(fieldValue, at: path() + "field", what: "'field'")
+            return nil
+        }
         guard let declaredOrdinal = declared[name] else {
             // Unknown, or declared further on: decided at the end of the document.
             pending.append(
                 Pending(
-                    problem: document.reserve(path + "field"), name: name, scope: scope,
+                    problem: document.reserve(path() + "field"), name: name, scope: scope,
                     order: (order.0, order.1, pending.count)))
             return nil
         }
         if name == scope.field {
-            document.error(path + "field", "the condition names its own field '\(name)'; a field's conditions may name earlier fields only")
+            document.error(path() + "field", "the condition names its own field '\(name)'; a field's conditions may name earlier fields only")
             return nil
         }
         guard declaredOrdinal < scope.ordinal else {
-            document.error(path + "field", Self.looksAhead(name, scope))
+            document.error(path() + "field", Self.looksAhead(name, scope))
             return nil
         }
         let built = Int(places[declaredOrdinal].built)
         guard built >= 0 else { return nil }  // that field had problems of its own
         let field = fields[built]
         let operand = object[op]!
-        let operandPath = path + op
+        func operandPath() -> JSONPath { path() + op }
         switch op {
         case "filled":
-            guard let filled = document.bool(operand, at: operandPath, what: "'filled'") else { return nil }
+            guard case .bool(let filled) = operand else {
+                _ = document.bool(operand, at: operandPath(), what: "'filled'")
+                return nil
+            }
             return .filled(field: built, filled)
         case "greaterThan", "lessThan":
             guard case .duration = field.kind else {
-                document.error(operandPath, "'\(op)' compares durations; '\(name)' is a \(field.kind.name) field")
+                document.error(operandPath(), "'\(op)' compares durations; '\(name)' is a \(field.kind.name) field")
                 return nil
             }
-            guard let bound = document.number(operand, at: operandPath, what: "'\(op)'", in: -1e9...1e9) else { return nil }
+            guard let bound = document.number(operand, at: operandPath(), what: "'\(op)'", in: -1e9...1e9) else { return nil }
             return op == "greaterThan" ? .greaterThan(field: built, bound) : .lessThan(field: built, bound)
         case "in":
-            guard let list = document.array(operand, at: operandPath, what: "'in'") else { return nil }
+            guard let list = document.array(operand, at: operandPath(), what: "'in'") else { return nil }
             if list.isEmpty {
-                document.error(operandPath, "'in' needs at least one value")
+                document.error(operandPath(), "'in' needs at least one value")
                 return nil
             }
             var values: [FieldValue] = []
             for (at, item) in list.enumerated() {
-                if let value = comparable(item, at: operandPath + at, field: field, name: name) { values.append(value) }
+                if let value = comparable(item, at: { operandPath() + at }, field: field, name: name) { values.append(value) }
             }
             return values.count == list.count ? .oneOf(field: built, values) : nil
         default:
             guard let value = comparable(operand, at: operandPath, field: field, name: name) else { return nil }
             return op == "equals" ? .equals(field: built, value) : .notEquals(field: built, value)
         }
+    }
+
+    /// The path of `steps` under `prefix` (`path()`, from a copy of the steps).
+    static func path(_ prefix: JSONPath, _ steps: [JSONStep]) -> JSONPath {
+        var components = prefix.components
+        for step in steps {
+            switch step {
+            case .key(let key): components.append(.key("\(key)"))
+            case .name(let name): components.append(.key(name))
+            case .range: preconditionFailure("a condition is inside no display string")
+            case .index(let index): components.append(.index(index))
+            }
+        }
+        return JSONPath(components: components)
     }
 
     static func looksAhead(_ name: String, _ scope: Scope) -> String {
@@ -894,22 +934,22 @@ struct FlowReader: JSONScanning {
     }
 
     /// A value a condition compares a field with: of the field's kind (an option id for choices).
-    mutating func comparable(_ value: JSONValue, at path: JSONPath, field: Field, name: String) -> FieldValue? {
+    mutating func comparable(_ value: JSONValue, at path: () -> JSONPath, field: Field, name: String) -> FieldValue? {
         if case .null = value {
-            document.error(path, "compare with null through {\"field\": \"\(name)\", \"filled\": false}")
+            document.error(path(), "compare with null through {\"field\": \"\(name)\", \"filled\": false}")
             return nil
         }
         if let converted = field.value(from: value) { return converted }
         switch field.kind {
         case .choice(let options):
             if case .string(let text) = value {
-                document.error(path, "'\(text)' is not an option of '\(name)' (options: \(options.options.map(\.id).joined(separator: ", ")))")
+                document.error(path(), "'\(text)' is not an option of '\(name)' (options: \(options.options.map(\.id).joined(separator: ", ")))")
             } else {
-                document.error(path, "'\(name)' is a choice; compare it with an option id, not \(value.typeName)")
+                document.error(path(), "'\(name)' is a choice; compare it with an option id, not \(value.typeName)")
             }
-        case .text: document.error(path, "'\(name)' is a text field; compare it with a string, not \(value.typeName)")
-        case .duration: document.error(path, "'\(name)' is a duration; compare it with a whole number of seconds, not \(value)")
-        case .toggle: document.error(path, "'\(name)' is a toggle; compare it with true or false, not \(value.typeName)")
+        case .text: document.error(path(), "'\(name)' is a text field; compare it with a string, not \(value.typeName)")
+        case .duration: document.error(path(), "'\(name)' is a duration; compare it with a whole number of seconds, not \(value)")
+        case .toggle: document.error(path(), "'\(name)' is a toggle; compare it with true or false, not \(value.typeName)")
         }
         return nil
     }
