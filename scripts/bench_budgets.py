@@ -2,13 +2,17 @@
 """Checks a run of the benchmark suite (Benchmarks/, exported with `--format influx`) against
 its budgets: allocation counts exactly, times as ratios between rows measured side by side in the
 same run (so a slower or busier machine moves both sides), each with the noise margin of
-README "Performance". Prints a table; exits 1 when a guard fails.
+docs/performance.md. Prints a table (with --write FILE, also between FILE's bench-table markers);
+exits 1 when a guard fails.
 
-  scripts/bench_budgets.py RESULTS.influx.csv [--margin 0.35]
+  scripts/bench_budgets.py RESULTS.influx.csv [--margin 0.35] [--write README.md]
 
 Standard library only. Used by scripts/bench-check (CI) and scripts/bench.
 """
 import csv
+import os
+import subprocess
+import time
 import sys
 
 # What each row may allocate, per iteration (1,000 events for per-event rows; one operation for
@@ -42,9 +46,30 @@ def load(path):
     return values
 
 
+def write_table(path, table):
+    """Replaces what stands between the bench-table markers in `path` with this run's table."""
+    begin, end = "<!-- bench-table:begin -->", "<!-- bench-table:end -->"
+    text = open(path, encoding="utf-8").read()
+    if begin not in text or end not in text:
+        raise SystemExit("bench_budgets: %s has no %s … %s block" % (path, begin, end))
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    load = os.getloadavg()[0]
+    stamp = "Written by `scripts/bench-check` on %s (commit %s, load average %.1f on %d cores): the short run, side by side." % (
+        time.strftime("%Y-%m-%d"), commit or "?", load, os.cpu_count() or 0)
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(head + begin + "\n" + stamp + "\n\n" + table + "\n" + end + tail)
+
+
 def main():
     args = sys.argv[1:]
     margin = 0.35
+    write = None
+    if "--write" in args:
+        at = args.index("--write")
+        write = args[at + 1]
+        del args[at:at + 2]
     if "--margin" in args:
         at = args.index("--margin")
         margin = float(args[at + 1])
@@ -112,7 +137,9 @@ def main():
                    r <= times * 1.2 * grow)
     # Loading: the baselines' time over Quire's (higher is faster). Guarded at the level reached;
     # issue 9's budgets (3× json-glib, 2× JSONDecoder) are shown met or missed.
-    for name, guard, budget in (("json-glib", 2.8, 3.0), ("JSONDecoder", 2.0, 2.0), ("JSONSerialization", 4.0, None)):
+    # json-glib: 2.3× is the level the one flow reader of issue 22 reached (2.26–3.10× side by side);
+    # the 3× budget is shown missed until loading is faster again (docs/performance.md, "Issue 22").
+    for name, guard, budget in (("json-glib", 2.3, 3.0), ("JSONDecoder", 2.0, 2.0), ("JSONSerialization", 4.0, None)):
         for test in ratios("load %s " % name):
             r = measured(test)
             report("loading the large flow, %s / Quire" % name, "%.2f×" % r, "≥ %.2f× −%d%%" % (guard, margin * 100),
@@ -125,9 +152,10 @@ def main():
         r = measured(test)
         report(test[len("ratio: "):], "%.2f×" % r, "≤ 1× +%d%%" % (margin * 100), r <= 1 * grow)
 
-    print("| budget | this run | guard | |")
-    print("|---|---|---|---|")
-    print("\n".join(lines))
+    table = "\n".join(["| budget | this run | guard | |", "|---|---|---|---|"] + lines)
+    print(table)
+    if write:
+        write_table(write, table)
     if failures:
         print("\n%d budget%s failed" % (failures, "" if failures == 1 else "s"))
         return 1
