@@ -105,7 +105,10 @@ var quireLinks: [LinkerSetting] = []
 if ProcessInfo.processInfo.environment["QUIRE_STATIC_SWIFT"] != "0" {
     quireLinks.append(
         .unsafeFlags(
-            ["-static-stdlib", "-use-ld=lld", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
+            [
+                "-static-stdlib", "-use-ld=lld", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
+                "-lswiftSynchronization",
+            ],
             .when(platforms: [.linux], configuration: .release)))
 }
 targets.append(
@@ -130,7 +133,8 @@ let package = Package(
 // quire_engine_gtk_view_new). What is installed is linked by meson-helper from these targets'
 // objects instead: libquire (core, C API, QuireSession; no GTK) and libquire-gtk (the view, over
 // libquire's one copy of the core), see meson-helper/build-aux/swift-build.
-package.products.append(.library(name: "Quire", type: .dynamic, targets: gtkFlags == nil ? ["QuireEmbed"] : ["QuireEmbed", "QuireEmbedGtk"]))
+package.products.append(
+    .library(name: "Quire", type: .dynamic, targets: gtkFlags == nil ? ["QuireEmbed"] : ["QuireEmbed", "QuireEmbedGtk"]))
 // A target's linker settings reach every binary that links it, the test bundle included, where the
 // export list's `local: *` also hid the sanitizer runtime's allocation functions (aligned_alloc,
 // memalign) from the Swift runtime: memory it got from glibc was then freed by AddressSanitizer's
@@ -154,9 +158,12 @@ package.targets += [
 if let gtk = gtkFlags {
     let swiftIncludes: [SwiftSetting] = [.unsafeFlags(gtk.includes.flatMap { ["-Xcc", $0] })]
     package.targets += [
-        .target(name: "QuireEmbedGtk", dependencies: ["QuireEmbed", "QuireGtk", "GtkBindings", "QuireCore", "CQuire", "CGtk", "CGtkShim"], swiftSettings: swiftIncludes),
+        .target(
+            name: "QuireEmbedGtk", dependencies: ["QuireEmbed", "QuireGtk", "GtkBindings", "QuireCore", "CQuire", "CGtk", "CGtkShim"],
+            swiftSettings: swiftIncludes),
         .testTarget(
-            name: "QuireEmbedGtkTests", dependencies: ["QuireEmbedGtk", "QuireEmbed", "QuireGtk", "GtkBindings", "QuireCore", "CQuire", "CGtk", "CGtkShim"],
+            name: "QuireEmbedGtkTests",
+            dependencies: ["QuireEmbedGtk", "QuireEmbed", "QuireGtk", "GtkBindings", "QuireCore", "CQuire", "CGtk", "CGtkShim"],
             swiftSettings: swiftIncludes),
     ]
 }

@@ -54,7 +54,8 @@ struct EventReader {
                 if b < 0xC0 {
                     text.unicodeScalars.append(Unicode.Scalar(b % 95 + 32))
                 } else {
-                    text.unicodeScalars.append(["\u{301}", "\u{1F44D}", "\n", "\u{E9}", "\u{200D}", "\u{0}", "\u{FE0F}", "\u{1F3FD}"][Int(b) % 8])
+                    text.unicodeScalars.append(
+                        ["\u{301}", "\u{1F44D}", "\n", "\u{E9}", "\u{200D}", "\u{0}", "\u{FE0F}", "\u{1F3FD}"][Int(b) % 8])
                 }
             }
             return .type(text)
@@ -103,11 +104,15 @@ public func fuzzSession(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         if session.transition == nil && position != index { fatalError("step \(step) \(event): settled at \(position), page \(index)") }
         for note in notes {
             if case .focusChanged(let from, let to) = note {
-                if from != focus { fatalError("step \(step) \(event): focus moved from \(from ?? "nothing"), but \(focus ?? "nothing") had it") }
+                if from != focus {
+                    fatalError("step \(step) \(event): focus moved from \(from ?? "nothing"), but \(focus ?? "nothing") had it")
+                }
                 focus = to
             }
         }
-        if focus != session.focusedField { fatalError("step \(step) \(event): focus is \(session.focusedField ?? "nothing"), notified \(focus ?? "nothing")") }
+        if focus != session.focusedField {
+            fatalError("step \(step) \(event): focus is \(session.focusedField ?? "nothing"), notified \(focus ?? "nothing")")
+        }
         if before.completed != nil {
             if session != before { fatalError("step \(step) \(event): the session changed after completion") }
             if notes.count != 1 { fatalError("step \(step) \(event): \(notes.count) notifications after completion") }

@@ -60,7 +60,8 @@ public func quireEngineNewFromFile(_ path: CText?, _ error: ErrorOut?) -> Engine
 @c(quire_engine_new_from_json)
 public func quireEngineNewFromJSON(_ json: CText?, _ error: ErrorOut?) -> EngineHandle? {
     guard let text = CBridge.string(json) else {
-        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_new_from_json: json is \(json == nil ? "NULL" : "not UTF-8")")
+        CBridge.fail(
+            error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_new_from_json: json is \(json == nil ? "NULL" : "not UTF-8")")
         return nil
     }
     return makeEngine(flowBytes: Array(text.utf8), file: "<flow>", folder: nil, error)
@@ -91,7 +92,8 @@ func makeEngine(flowBytes bytes: [UInt8], file: String, folder: String?, _ error
 public func quireEngineRestore(_ snapshot_json: CText?, _ error: ErrorOut?) -> EngineHandle? {
     guard let text = CBridge.string(snapshot_json) else {
         CBridge.fail(
-            error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_restore: snapshot_json is \(snapshot_json == nil ? "NULL" : "not UTF-8")")
+            error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT,
+            "quire_engine_restore: snapshot_json is \(snapshot_json == nil ? "NULL" : "not UTF-8")")
         return nil
     }
     let bytes = Array(text.utf8)
@@ -139,7 +141,8 @@ public func quireEngineSend(_ engine: EngineHandle?, _ event_json: CText?, _ err
         return false
     }
     guard let text = CBridge.string(event_json) else {
-        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_send: event_json is \(event_json == nil ? "NULL" : "not UTF-8")")
+        CBridge.fail(
+            error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "quire_engine_send: event_json is \(event_json == nil ? "NULL" : "not UTF-8")")
         return false
     }
     switch parseEvent(text) {
@@ -174,7 +177,8 @@ func parseEvent(_ text: String) -> Result<Event, EmbedFailure> {
     case .success(let event): return .success(event)
     case .failure(let problem):
         return .failure(
-            EmbedFailure(code: QUIRE_ENGINE_ERROR_INVALID_EVENT, lines: ["<event>: \(JSONPath(components: problem.path)): \(problem.message)"]))
+            EmbedFailure(
+                code: QUIRE_ENGINE_ERROR_INVALID_EVENT, lines: ["<event>: \(JSONPath(components: problem.path)): \(problem.message)"]))
     }
 }
 
@@ -253,7 +257,9 @@ public func quireEngineGetPresentation(_ engine: EngineHandle?) -> OwnedText? {
 ///   is %NULL or no visible page has that index.
 @c(quire_engine_get_page_presentation)
 public func quireEngineGetPagePresentation(_ engine: EngineHandle?, _ index: Int32) -> OwnedText? {
-    guard let box = Engine.forCall(engine, "quire_engine_get_page_presentation"), let page = box.session.presentPage(at: Int(index)) else { return nil }
+    guard let box = Engine.forCall(engine, "quire_engine_get_page_presentation"), let page = box.session.presentPage(at: Int(index)) else {
+        return nil
+    }
     return CBridge.copy(JSONWriter.string(page.json))
 }
 
@@ -304,7 +310,9 @@ public func quireEngineGetPageCount(_ engine: EngineHandle?) -> Int32 {
 ///   %NULL.
 @c(quire_engine_get_page_id)
 public func quireEngineGetPageID(_ engine: EngineHandle?) -> OwnedText? {
-    guard let box = Engine.forCall(engine, "quire_engine_get_page_id"), let id = box.session.stateValue("page")?["id"]?.stringValue else { return nil }
+    guard let box = Engine.forCall(engine, "quire_engine_get_page_id"), let id = box.session.stateValue("page")?["id"]?.stringValue else {
+        return nil
+    }
     return CBridge.copy(id)
 }
 
@@ -356,7 +364,9 @@ public func quireEngineGetOutcome(_ engine: EngineHandle?) -> OwnedText? {
 ///   completion or when @engine is %NULL.
 @c(quire_engine_get_result)
 public func quireEngineGetResult(_ engine: EngineHandle?) -> OwnedText? {
-    guard let box = Engine.forCall(engine, "quire_engine_get_result"), box.session.completed != nil, let result = box.session.stateValue("completed") else {
+    guard let box = Engine.forCall(engine, "quire_engine_get_result"), box.session.completed != nil,
+        let result = box.session.stateValue("completed")
+    else {
         return nil
     }
     return CBridge.copy(JSONWriter.string(result))
@@ -479,17 +489,20 @@ public func quireEngineSetStartingValues(_ engine: EngineHandle?, _ values_json:
     guard box.fresh else {
         CBridge.fail(
             error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT,
-            "\(function): the session has already started (it was restored from a snapshot or sent an event); set its starting values before the first event")
+            "\(function): the session has already started (it was restored from a snapshot or sent an event); set its starting values before the first event"
+        )
         return false
     }
     guard box.listenerCount == 0 else {
-        CBridge.fail(error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "\(function): a view shows the engine; set its starting values before showing it")
+        CBridge.fail(
+            error, QUIRE_ENGINE_ERROR_INVALID_ARGUMENT, "\(function): a view shows the engine; set its starting values before showing it")
         return false
     }
     switch parseStartingValues(text, flow: box.session.flow) {
     case .success(let values):
         let reducedMotion = box.session.reducedMotion
-        box.session = Session(flow: box.session.flow, locale: box.session.locale, viewportWidth: box.session.viewportWidth, startingWith: values)
+        box.session = Session(
+            flow: box.session.flow, locale: box.session.locale, viewportWidth: box.session.viewportWidth, startingWith: values)
         box.session.reducedMotion = reducedMotion
         return true
     case .failure(let failure):

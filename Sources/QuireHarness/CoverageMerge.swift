@@ -55,7 +55,9 @@ extension CoverageReport {
             var coverage = FlowCoverage(file: FileWalker.normalized(flowFile), flow: flow)
             var fits = true
             func count(_ value: JSONValue?, at path: JSONPath) -> Int {
-                guard let value, let number = reader.number(value, at: path, what: "a count", in: 0...9_007_199_254_740_992) else { return 0 }
+                guard let value, let number = reader.number(value, at: path, what: "a count", in: 0...9_007_199_254_740_992) else {
+                    return 0
+                }
                 guard let whole = JSONValue.number(number).intValue else {
                     reader.error(path, "a count must be a whole number, not \(JSONWriter.number(number))")
                     return 0
@@ -103,7 +105,8 @@ extension CoverageReport {
                     count(object["accessory"]?[item.rawValue], at: at + "accessory" + item.rawValue)
             }
             for kind in coverage.possibleMoves {
-                coverage.moves[MoveKind.allCases.firstIndex(of: kind)!] = count(object["moves"]?[kind.rawValue], at: at + "moves" + kind.rawValue)
+                coverage.moves[MoveKind.allCases.firstIndex(of: kind)!] = count(
+                    object["moves"]?[kind.rawValue], at: at + "moves" + kind.rawValue)
             }
             if fits { flows.append(coverage) }
         }

@@ -81,8 +81,10 @@ public struct FlowMap {
             if let field = warning.field { fieldFindings[field, default: []].append(warning.kind.rawValue) }
         }
         let conditionFindings = Dictionary(
-            lint.warnings.filter { [.conditionAlwaysTrue, .conditionNeverTrue, .fieldNeverEnabled, .fieldNeverVisible, .pageNeverVisible].contains($0.kind) }
-                .map { ($0.path.description, $0.kind) }, uniquingKeysWith: { first, _ in first })
+            lint.warnings.filter {
+                [.conditionAlwaysTrue, .conditionNeverTrue, .fieldNeverEnabled, .fieldNeverVisible, .pageNeverVisible].contains($0.kind)
+            }
+            .map { ($0.path.description, $0.kind) }, uniquingKeysWith: { first, _ in first })
 
         var out = "digraph quire_flow {\n"
         let title = flow.title.map { " — " + $0.resolve(locale) } ?? ""
@@ -102,7 +104,10 @@ public struct FlowMap {
             var heading = "<B>\(pageIndex + 1). " + Self.escape(page.id, limit: 64) + "</B>"
             if let title = page.title { heading += " " + Self.escape(title.resolve(locale), limit: Self.labelLimit) }
             if never { heading += " <FONT COLOR=\"\(Self.red)\">(can never be shown)</FONT>" }
-            if let covered { heading += covered ? " <FONT COLOR=\"\(Self.green)\">✔ current</FONT>" : " <FONT COLOR=\"\(Self.grey)\">never current</FONT>" }
+            if let covered {
+                heading +=
+                    covered ? " <FONT COLOR=\"\(Self.green)\">✔ current</FONT>" : " <FONT COLOR=\"\(Self.grey)\">never current</FONT>"
+            }
             rows.append("<TR><TD ALIGN=\"LEFT\" BGCOLOR=\"\(header)\">\(heading)</TD></TR>")
             let pagePath = (JSONPath.root + "pages" + pageIndex).description
             if let site = siteByPath[pagePath + ".visibleIf"] {
@@ -128,7 +133,8 @@ public struct FlowMap {
                     }
                 }
             }
-            out += "  p\(pageIndex) [color=\"\(border)\", label=<<TABLE BORDER=\"\(never ? 2 : 1)\" COLOR=\"\(border)\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"4\">"
+            out +=
+                "  p\(pageIndex) [color=\"\(border)\", label=<<TABLE BORDER=\"\(never ? 2 : 1)\" COLOR=\"\(border)\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"4\">"
             out += rows.joined() + "</TABLE>>];\n"
         }
         // Edges: the next page in order; a dashed edge past pages that may be hidden; the gate.

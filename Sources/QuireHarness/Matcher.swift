@@ -105,7 +105,9 @@ public enum Matcher {
                 trail.removeLast()
             }
         default:
-            if !equal(expected, actual) { mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: actual)) }
+            if !equal(expected, actual) {
+                mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: actual))
+            }
         }
     }
 }
@@ -130,7 +132,9 @@ enum ExpectationCheck {
         for (key, value) in expected {
             guard let shape = stateKeys[key] else {
                 var message = "'\(key)' is not part of the state (\(Session.stateKeys.joined(separator: ", ")))"
-                if let near = DocumentReader.closest(to: key, in: Session.stateKeys) { message = "'\(key)' is not part of the state; did you mean '\(near)'?" }
+                if let near = DocumentReader.closest(to: key, in: Session.stateKeys) {
+                    message = "'\(key)' is not part of the state; did you mean '\(near)'?"
+                }
                 reader.error(path() + key, message, onKey: true)
                 continue
             }
@@ -206,7 +210,8 @@ public struct EmittedPattern: Sendable, Hashable, CustomStringConvertible {
             return nil
         }
         if let payload {
-            ExpectationCheck.checkKeys(payload, at: { path() + name }, allowed: kind.payloadKeys, what: "a '\(name)' notification", reader: &reader)
+            ExpectationCheck.checkKeys(
+                payload, at: { path() + name }, allowed: kind.payloadKeys, what: "a '\(name)' notification", reader: &reader)
             if let reasons = kind.reasons, case .string(let reason)? = payload["reason"], !reasons.contains(reason) {
                 var message = "'\(reason)' is not a reason of '\(name)'"
                 if let near = DocumentReader.closest(to: reason, in: reasons) { message += "; did you mean '\(near)'?" }

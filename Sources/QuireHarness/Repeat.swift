@@ -21,7 +21,8 @@ public enum Repeat {
             let again = Runner.run(script, options: each)
             let differences = compare(first, again)
             if !differences.isEmpty {
-                let lines = ["run \(attempt) of \(options.repeatEach) differs from run 1 (the session is not deterministic):"]
+                let lines =
+                    ["run \(attempt) of \(options.repeatEach) differs from run 1 (the session is not deterministic):"]
                     + differences.map { "  " + $0 }
                 result.status = .failed(
                     Failure(step: script.steps.count, location: "\(script.file):1:1", stepJSON: "", lines: lines, recent: []))

@@ -109,7 +109,6 @@ enum Report {
     }
 }
 
-
 /// The console: a line per script (or a live progress line on a terminal), failures in full,
 /// and the totals as the last line. Text from scripts and file names is escaped
 /// (`Printable.line`), so every line printed is a line Quire wrote.
@@ -396,8 +395,11 @@ public final class JUnitReporter: Reporter {
     public func finish(_ summary: Summary) {
         let time = Self.seconds(summary.milliseconds)
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        out.write("<testsuites name=\"quire\" tests=\"\(tests)\" failures=\"\(counts.failed)\" errors=\"\(counts.bad)\" time=\"\(time)\">\n")
-        out.write("  <testsuite name=\"quire test\" tests=\"\(tests)\" failures=\"\(counts.failed)\" errors=\"\(counts.bad)\" skipped=\"0\" time=\"\(time)\">\n")
+        out.write(
+            "<testsuites name=\"quire\" tests=\"\(tests)\" failures=\"\(counts.failed)\" errors=\"\(counts.bad)\" time=\"\(time)\">\n")
+        out.write(
+            "  <testsuite name=\"quire test\" tests=\"\(tests)\" failures=\"\(counts.failed)\" errors=\"\(counts.bad)\" skipped=\"0\" time=\"\(time)\">\n"
+        )
         part.copy(into: out)
         out.write("  </testsuite>\n</testsuites>\n")
         out.flush()

@@ -337,7 +337,9 @@ public enum Interruption {
                 return
             }
             TemporaryFiles.removeAll()
-            let name = number == UInt8(SIGINT) ? "SIGINT" : number == UInt8(SIGTERM) ? "SIGTERM" : number == UInt8(SIGHUP) ? "SIGHUP" : "signal \(number)"
+            let name =
+                number == UInt8(SIGINT)
+                ? "SIGINT" : number == UInt8(SIGTERM) ? "SIGTERM" : number == UInt8(SIGHUP) ? "SIGHUP" : "signal \(number)"
             let line = Array(("\n" + message(name) + "\n").utf8)
             line.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress!, $0.count) }
             _exit(128 + Int32(number))

@@ -134,11 +134,13 @@ public enum Runner {
                 if emittedInAll > limits.notifications {
                     overLimit = script.diagnostic(
                         ofStep: index,
-                        "over a limit: the script's events have emitted \(emittedInAll) notifications; a script may emit at most \(limits.notifications)")
+                        "over a limit: the script's events have emitted \(emittedInAll) notifications; a script may emit at most \(limits.notifications)"
+                    )
                 } else if window.count > limits.window {
                     overLimit = script.diagnostic(
                         ofStep: index,
-                        "over a limit: \(window.count) notifications are waiting for the next expectEmitted; at most \(limits.window) are kept (check them sooner)")
+                        "over a limit: \(window.count) notifications are waiting for the next expectEmitted; at most \(limits.window) are kept (check them sooner)"
+                    )
                 }
             case .expect(let expected):
                 let mismatches = Matcher.match(expected, session: driver.session)
@@ -169,7 +171,8 @@ public enum Runner {
             }
             if let stepStarted {
                 let elapsed = ContinuousClock.now - stepStarted
-                records.append(StepRecord(index: index + 1, json: JSONWriter.string(script.rawSteps[index]), milliseconds: elapsed.milliseconds))
+                records.append(
+                    StepRecord(index: index + 1, json: JSONWriter.string(script.rawSteps[index]), milliseconds: elapsed.milliseconds))
             }
             if trace != nil, let before {
                 var diff = StateDiff.diff(before, driver.session.state)

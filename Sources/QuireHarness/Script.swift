@@ -173,7 +173,10 @@ public enum ScriptLoad: Sendable {
 
 public enum ScriptLoader {
     static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "reducedMotion", "values", "steps"]
-    static let stepKeys = Event.names + ["expect", "expectExactly", "expectEmitted", "expectEmittedExactly", "expectKeyboardFocus", "expectNotice", "restart"]
+    static let stepKeys =
+        Event.names + [
+            "expect", "expectExactly", "expectEmitted", "expectEmittedExactly", "expectKeyboardFocus", "expectNotice", "restart",
+        ]
 
     /// Reads and validates a script file; a broken script is bad input, never a failure. A file
     /// named `explicitly` must be a script: another format is bad input too.
@@ -226,7 +229,8 @@ public enum ScriptLoader {
         }
         reader.checkKeys(object, at: .root, allowed: topKeys, required: ["flow", "steps"], what: "a session script")
 
-        let name = object["name"].flatMap { reader.string($0, at: .root + "name", what: "name") }
+        let name =
+            object["name"].flatMap { reader.string($0, at: .root + "name", what: "name") }
             ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let description = object["description"].flatMap { reader.string($0, at: .root + "description", what: "description") }
         let locale = object["locale"].flatMap { reader.string($0, at: .root + "locale", what: "locale") } ?? "en"
@@ -235,7 +239,9 @@ public enum ScriptLoader {
         var width = 800.0
         if let viewport = object["viewport"], let size = reader.object(viewport, at: .root + "viewport", what: "viewport") {
             reader.checkKeys(size, at: .root + "viewport", allowed: ["width", "height"], what: "the viewport")
-            if let w = size["width"], let value = reader.number(w, at: .root + "viewport" + "width", what: "width", in: Session.viewportWidths) {
+            if let w = size["width"],
+                let value = reader.number(w, at: .root + "viewport" + "width", what: "width", in: Session.viewportWidths)
+            {
                 width = value
             }
             if let h = size["height"] {
@@ -274,7 +280,8 @@ public enum ScriptLoader {
         let checked = flow.map(CheckedFlow.init)
         let list = object["steps"].flatMap { reader.array($0, at: .root + "steps", what: "steps") }
         if let list, list.count > limits.steps {
-            reader.error(.root + "steps", "over a limit: the script has \(list.count) steps; a script has at most \(limits.steps) (split it)")
+            reader.error(
+                .root + "steps", "over a limit: the script has \(list.count) steps; a script has at most \(limits.steps) (split it)")
         } else if let list {
             steps.reserveCapacity(list.count)
             rawSteps = list
@@ -308,7 +315,9 @@ public enum ScriptLoader {
             return nil
         }
         guard object.count == 1, let key = object.keys.first, let value = object.values.first else {
-            reader.error(path(), "a step has exactly one key, not \(object.count)\(object.isEmpty ? "" : " (\(object.keys.joined(separator: ", ")))")")
+            reader.error(
+                path(),
+                "a step has exactly one key, not \(object.count)\(object.isEmpty ? "" : " (\(object.keys.joined(separator: ", ")))")")
             return nil
         }
         switch key {
@@ -334,7 +343,8 @@ public enum ScriptLoader {
             guard case .string(let name) = value, KeyboardFocus.isName(name) else {
                 reader.error(
                     path() + key,
-                    "'expectKeyboardFocus' takes field:ID, button:back|next|skip|finish|cancel, indicator, stay:STOP, unchanged or completed, not \(value)")
+                    "'expectKeyboardFocus' takes field:ID, button:back|next|skip|finish|cancel, indicator, stay:STOP, unchanged or completed, not \(value)"
+                )
                 return nil
             }
             return .expectKeyboardFocus(name)
@@ -353,8 +363,11 @@ public enum ScriptLoader {
             switch Event.parse(key: key, value: value) {
             case .failure(let error):
                 if !Event.names.contains(key) {
-                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice or restart"
-                    if let near = DocumentReader.closest(to: key, in: stepKeys) { message = "unknown step '\(key)'; did you mean '\(near)'?" }
+                    var message =
+                        "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice or restart"
+                    if let near = DocumentReader.closest(to: key, in: stepKeys) {
+                        message = "unknown step '\(key)'; did you mean '\(near)'?"
+                    }
                     reader.error(path() + key, message, onKey: true)
                 } else {
                     reader.error(JSONPath(components: (path() + key).components + error.path), error.message)

@@ -99,7 +99,8 @@ public struct Trace: Sendable {
             out += "<pre>\(Self.escape(lines: step.failure))</pre></section>"
         }
         out += "</header>\n"
-        out += "<details class=\"initial\"><summary>Initial state</summary><pre>\(Self.escape(lines: JSONWriter.string(initialState, style: .pretty).components(separatedBy: "\n")))</pre></details>\n"
+        out +=
+            "<details class=\"initial\"><summary>Initial state</summary><pre>\(Self.escape(lines: JSONWriter.string(initialState, style: .pretty).components(separatedBy: "\n")))</pre></details>\n"
         out += "<ol>\n"
         for step in steps {
             let failed = step.index == failingStep
@@ -131,7 +132,8 @@ public struct Trace: Sendable {
             }
             if failed { out += "<pre>\(Self.escape(lines: step.failure))</pre>" }
             if let image = step.image {
-                out += "<div><img class=\"shot\" src=\"\(Self.escape(image))\" alt=\"the window after step \(step.index)\" loading=\"lazy\"></div>"
+                out +=
+                    "<div><img class=\"shot\" src=\"\(Self.escape(image))\" alt=\"the window after step \(step.index)\" loading=\"lazy\"></div>"
             }
             out += "</li>\n"
         }

@@ -167,7 +167,8 @@ struct NotificationWindow {
         if expectation.patterns.isEmpty {
             return "expected no notifications since the previous expectEmitted; got \(listed)"
         }
-        return "expected \(expectation.description(limits)) as a contiguous run among the notifications since the previous expectEmitted; got \(listed)"
+        return
+            "expected \(expectation.description(limits)) as a contiguous run among the notifications since the previous expectEmitted; got \(listed)"
     }
 
     /// Exactly the list, one for one, in order: the first difference is named.

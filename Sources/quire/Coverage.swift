@@ -73,7 +73,8 @@ struct CoverageCommand: ParsableCommand {
                 if let problem = file.commit() { problems.append(problem) }
             }
             if let problem = console.problem {
-                problems.append(ReportError(what: "the console report", path: toStdout ? "standard error" : "standard output", reason: problem))
+                problems.append(
+                    ReportError(what: "the console report", path: toStdout ? "standard error" : "standard output", reason: problem))
             }
             for problem in problems { printError("quire coverage merge: \(problem)") }
             if !problems.isEmpty { throw ExitCode(Exit.badInput) }

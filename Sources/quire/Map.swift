@@ -58,7 +58,8 @@ struct Map: ParsableCommand {
             guard let coverage = FlowMap.Coverage.read(document, flowID: loaded.id, file: flow) else {
                 printError(
                     Printable.line(
-                        "quire map: \(coverageJson) has no coverage of the flow '\(loaded.id)' (\(flow)); write it with quire test --coverage-json"))
+                        "quire map: \(coverageJson) has no coverage of the flow '\(loaded.id)' (\(flow)); write it with quire test --coverage-json"
+                    ))
                 throw ExitCode(Exit.badInput)
             }
             map.coverage = coverage
@@ -108,7 +109,11 @@ enum Graphviz {
 
     static func render(_ source: String) -> Result<[UInt8], Problem> {
         guard let dot = program() else {
-            return .failure(Problem(message: "--format svg needs Graphviz's dot program, which is not on PATH (Debian: apt-get install graphviz); --format dot writes the graph without it"))
+            return .failure(
+                Problem(
+                    message:
+                        "--format svg needs Graphviz's dot program, which is not on PATH (Debian: apt-get install graphviz); --format dot writes the graph without it"
+                ))
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: dot)

@@ -37,21 +37,25 @@ struct Run: ParsableCommand {
     @Option(help: "Light or dark style: system, light or dark.")
     var style: String = "system"
 
-    @Option(help: ArgumentHelp(
-        "Write what you do to FILE as a session script (quire.session/1) that quire test replays.",
-        discussion: "Written when the walkthrough completes and when the app quits; its last step expects the state the session ended in.",
-        valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Write what you do to FILE as a session script (quire.session/1) that quire test replays.",
+            discussion:
+                "Written when the walkthrough completes and when the app quits; its last step expects the state the session ended in.",
+            valueName: "FILE"))
     var record: String?
 
-    @Option(help: ArgumentHelp(
-        "Replay a session script through the window's widgets and check its expectations, as quire test does.",
-        discussion: "Prints the harness's report and exits with its codes: 0 passed, 1 failed, 2 bad input.",
-        valueName: "SCRIPT"))
+    @Option(
+        help: ArgumentHelp(
+            "Replay a session script through the window's widgets and check its expectations, as quire test does.",
+            discussion: "Prints the harness's report and exits with its codes: 0 passed, 1 failed, 2 bad input.",
+            valueName: "SCRIPT"))
     var replay: String?
 
-    @Option(help: ArgumentHelp(
-        "With --replay: write the trace quire test --trace writes, with a picture of the window after each step, into DIR.",
-        valueName: "DIR"))
+    @Option(
+        help: ArgumentHelp(
+            "With --replay: write the trace quire test --trace writes, with a picture of the window after each step, into DIR.",
+            valueName: "DIR"))
     var trace: String?
 
     @Flag(help: .hidden)
@@ -159,7 +163,9 @@ struct Run: ParsableCommand {
             }
             let policy = script.flow.layoutProblems()
             if !policy.isEmpty {
-                for (page, problem) in policy { printError(Printable.line("\(path) (its flow): $.pages[\(page)].layout: \(problem.message)")) }
+                for (page, problem) in policy {
+                    printError(Printable.line("\(path) (its flow): $.pages[\(page)].layout: \(problem.message)"))
+                }
                 throw ExitCode(Exit.badInput)
             }
             try checkLayouts(of: script.flow, file: "\(path) (its flow)")
@@ -181,7 +187,8 @@ struct Run: ParsableCommand {
             if case .passed = outcome.result.status { summary.passed = 1 } else { summary.failed = 1 }
             let counts = outcome.counts
             sink.write(
-                "replayed through the widgets: \(counts.throughWidgets) events; sent directly (no widget could): \(counts.direct); clock: \(counts.clock)\n")
+                "replayed through the widgets: \(counts.throughWidgets) events; sent directly (no widget could): \(counts.direct); clock: \(counts.clock)\n"
+            )
             if let traces, let trace {
                 traces.write(outcome.result)
                 traces.finish(summary)

@@ -43,10 +43,16 @@ struct Test: ParsableCommand {
     @Option(help: ArgumentHelp("Run only part K of N (1-based), e.g. 2/4, to spread a suite over machines.", valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE ('-': standard output, the console report then goes to standard error).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write a JUnit XML report to FILE ('-': standard output, the console report then goes to standard error).",
+            valueName: "FILE"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("Also write a TAP 13 report to FILE ('-': standard output, the console report then goes to standard error).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write a TAP 13 report to FILE ('-': standard output, the console report then goes to standard error).", valueName: "FILE")
+    )
     var tap: String?
 
     @Option(help: ArgumentHelp("Write a JSON trace and an HTML page per script into DIR.", valueName: "DIR"))
@@ -61,7 +67,10 @@ struct Test: ParsableCommand {
     @Flag(name: .shortAndLong, help: "List only failures and the totals (no line per passing script).")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Run each script N times (1–\(Repeat.limit)); a run whose final state, notifications or report differs from the first fails the script.", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Run each script N times (1–\(Repeat.limit)); a run whose final state, notifications or report differs from the first fails the script.",
+            valueName: "N"))
     var repeatEach = 1
 
     @Flag(help: "Record what the scripts exercised of their flows and print a summary (docs/coverage.md).")
@@ -70,7 +79,9 @@ struct Test: ParsableCommand {
     @Option(help: ArgumentHelp("Write the coverage as JSON (quire.coverage/1) to FILE (implies --coverage).", valueName: "FILE"))
     var coverageJson: String?
 
-    @Option(help: ArgumentHelp("Write the coverage as an lcov tracefile over the flow files' lines to FILE (implies --coverage).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the coverage as an lcov tracefile over the flow files' lines to FILE (implies --coverage).", valueName: "FILE"))
     var coverageLcov: String?
 
     @Flag(help: "Never draw a live progress line, even on a terminal.")
@@ -83,7 +94,8 @@ struct Test: ParsableCommand {
         }
         if jobs < 1 { throw ValidationError("--jobs takes how many scripts to run at once, at least 1; got \(jobs)") }
         if [tap, junit, finalStates, coverageJson, coverageLcov].filter({ $0 == "-" }).count > 1 {
-            throw ValidationError("only one report can go to standard output: give --tap, --junit, --final-states, --coverage-json or --coverage-lcov a file")
+            throw ValidationError(
+                "only one report can go to standard output: give --tap, --junit, --final-states, --coverage-json or --coverage-lcov a file")
         }
         if let shard, parseShard(shard) == nil {
             throw ValidationError("--shard takes K/N with 1 <= K <= N, e.g. 1/4; got '\(shard)'")
@@ -169,7 +181,8 @@ struct Test: ParsableCommand {
         if let problem = traces?.problem { problems.append(problem) }
         consoleSink.flush()
         if let problem = consoleSink.problem {
-            problems.append(ReportError(what: "the console report", path: reportToStdout ? "standard error" : "standard output", reason: problem))
+            problems.append(
+                ReportError(what: "the console report", path: reportToStdout ? "standard error" : "standard output", reason: problem))
         }
         if !problems.isEmpty {
             for problem in problems { printError("quire test: \(problem)") }

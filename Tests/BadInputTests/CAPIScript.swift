@@ -44,7 +44,8 @@ enum CAPIScript {
                 self = .null
             } else if text.hasPrefix("<") {
                 // (The core's reader, not Data(contentsOf:), which leaks 4 KiB reading an empty file.)
-                let bytes = try Flow.readDocument(folder.appendingPathComponent(String(text.dropFirst())).path, limits: JSONLimits(documentBytes: 64 << 20))
+                let bytes = try Flow.readDocument(
+                    folder.appendingPathComponent(String(text.dropFirst())).path, limits: JSONLimits(documentBytes: 64 << 20))
                 self = .bytes(bytes, shown: "\(text) (\(bytes.count) bytes)")
             } else {
                 self = .bytes(Array(text.utf8), shown: JSONWriter.string(.string(text)))
@@ -136,7 +137,9 @@ enum CAPIScript {
                 let set = quireEngineSetObserver(target, observer, recorderPointer, destroy)
                 lines = ["quire_engine_set_observer(\(target == nil ? "NULL" : "engine"), observer, data, destroy) → \(set)"]
             case "unobserve":
-                lines = ["quire_engine_set_observer(engine, NULL, data, destroy) → \(quireEngineSetObserver(engine, nil, recorderPointer, destroy))"]
+                lines = [
+                    "quire_engine_set_observer(engine, NULL, data, destroy) → \(quireEngineSetObserver(engine, nil, recorderPointer, destroy))"
+                ]
             case "free":
                 quireEngineFree(engine)
                 engine = nil
@@ -189,7 +192,9 @@ enum CAPIScript {
                 lines.append("  notified \(notified.count): \(shown.joined(separator: ", "))")
             }
             if recorder.destroyed > destroyedBefore {
-                lines.append("  destroy notifier ran \(recorder.destroyed - destroyedBefore == 1 ? "once" : "\(recorder.destroyed - destroyedBefore) times")")
+                lines.append(
+                    "  destroy notifier ran \(recorder.destroyed - destroyedBefore == 1 ? "once" : "\(recorder.destroyed - destroyedBefore) times")"
+                )
             }
             out += lines
         }

@@ -46,7 +46,8 @@ struct BadInputCase: Sendable, CustomTestStringConvertible {
     }()
 
     static func parse(_ text: String, name: String, folder: URL) -> BadInputCase {
-        var result = BadInputCase(name: name, folder: folder, about: [], run: [], setup: [], exit: nil, slow: nil, blocks: [:], blockOrder: [])
+        var result = BadInputCase(
+            name: name, folder: folder, about: [], run: [], setup: [], exit: nil, slow: nil, blocks: [:], blockOrder: [])
         var block: String? = nil
         var lines = text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }

@@ -50,7 +50,9 @@ import Testing
         #expect(session.currentIndex == 1 && session.position == 1 && session.transition == nil)
         #expect(!session.pager.needsClock)
         let flow = try Flow.load(
-            json: #"{"format": "quire.flow/1", "id": "show", "paging": {"animationMs": 300, "autoAdvanceMs": 1000}, "pages": [{"id": "a"}, {"id": "b"}]}"#)
+            json:
+                #"{"format": "quire.flow/1", "id": "show", "paging": {"animationMs": 300, "autoAdvanceMs": 1000}, "pages": [{"id": "a"}, {"id": "b"}]}"#
+        )
         var slideshow = Session(flow: flow)
         #expect(slideshow.pager.needsClock)
         slideshow.reducedMotion = true

@@ -101,7 +101,12 @@ import Testing
                 {"id": "all", "visibleIf": {"field": "t", "greaterThan": 599}}
                 """))
         #expect(lines.count == 4)
-        #expect(lines.contains { $0.contains("fields[0].min: note: field 't': min 600 cannot be shown by the wheels (minuteInterval 15, no seconds wheel); the smallest value a person can pick is 900") })
+        #expect(
+            lines.contains {
+                $0.contains(
+                    "fields[0].min: note: field 't': min 600 cannot be shown by the wheels (minuteInterval 15, no seconds wheel); the smallest value a person can pick is 900"
+                )
+            })
         #expect(lines.contains { $0.contains("page 'long' can never be shown") })
         #expect(lines.contains { $0.contains("page 'odd' can never be shown") })
         #expect(lines.contains { $0.contains("page 'all': visibleIf is always true") })
@@ -158,10 +163,13 @@ import Testing
     @Test func aFlowBeyondTheCombinationLimitIsSkippedNotWarned() throws {
         // 11 choices, each of 3 values to conditions (null, the option named, another), reach
         // 4 × 3^10 = 236,196 combinations: more than one item may evaluate.
-        let fields = (0..<11).map { #"{"id": "c\#($0)", "kind": "choice", "options": [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}]}"# }
+        let fields = (0..<11).map {
+            #"{"id": "c\#($0)", "kind": "choice", "options": [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}]}"#
+        }
         let never = (0..<11).map { #"{"field": "c\#($0)", "equals": "a"}"# }.joined(separator: ",")
         let json = flow(
-            #"{"id": "p", "fields": [\#(fields.joined(separator: ","))]}, {"id": "q", "visibleIf": {"all": [\#(never), {"field": "c0", "equals": "b"}]}}"#)
+            #"{"id": "p", "fields": [\#(fields.joined(separator: ","))]}, {"id": "q", "visibleIf": {"all": [\#(never), {"field": "c0", "equals": "b"}]}}"#
+        )
         let lint = FlowLint(try makeFlow(json))
         #expect(lint.warnings.isEmpty)
         #expect(lint.skipped == 1)

@@ -44,7 +44,8 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
     @Test func aBadFlowListsEveryProblemInDocumentOrder() {
         let lines = problems(
-            #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "titel": "x", "fields": [{"id": "n", "kind": "text", "minLength": 5, "maxLength": 2}]}], "x": 1}"#)
+            #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "titel": "x", "fields": [{"id": "n", "kind": "text", "minLength": 5, "maxLength": 2}]}], "x": 1}"#
+        )
         #expect(
             lines == [
                 "f.json:1:61: $.pages[0].titel: unknown key 'titel' in a page; did you mean 'title'?",
@@ -114,7 +115,10 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         for tag in ["en", "ja-JP", "zh-Hant-TW", "x-klingon", "X-a-b", "de-1996", "abcdefgh", "en-abcdefgh", "EN-us"] {
             #expect(FlowReader.isLanguageTag(tag), "\(tag)")
         }
-        for tag in ["", "e", "x", "x-", "-en", "en-", "en--us", "en_US", "abcdefghi", "en-abcdefghi", "e1", "1en", "en-ü", "日本", "en US", "en-@", "en-[", "en-`", "en-{", "en-/", "en-:"] {
+        for tag in [
+            "", "e", "x", "x-", "-en", "en-", "en--us", "en_US", "abcdefghi", "en-abcdefghi", "e1", "1en", "en-ü", "日本", "en US", "en-@",
+            "en-[", "en-`", "en-{", "en-/", "en-:",
+        ] {
             #expect(!FlowReader.isLanguageTag(tag), "\(tag)")
         }
     }

@@ -25,11 +25,16 @@ import Testing
         func localized(_ english: String) -> String {
             #"{"en": "\#(english)", "ja": "日本語の\#(english)", "de": "Deutsch \"\#(english)\"\n", "zh-Hant-TW": "中文 \#(english) \u00e9\ud83d\ude00"}"#
         }
-        var text = #"{"format": "quire.flow/1", "id": "large", "title": \#(localized("A large flow")), "paging": {"wrap": true, "gate": "none", "indicator": {"style": "numbers", "hidesForSinglePage": false}, "snapDistance": 0.25, "flingVelocity": 1e3, "animationMs": 0, "autoAdvanceMs": 100}, "accessory": ["previous", "next", "flexibleSpace", "flexibleSpace", "done"], "pages": ["#
+        var text =
+            #"{"format": "quire.flow/1", "id": "large", "title": \#(localized("A large flow")), "paging": {"wrap": true, "gate": "none", "indicator": {"style": "numbers", "hidesForSinglePage": false}, "snapDistance": 0.25, "flingVelocity": 1e3, "animationMs": 0, "autoAdvanceMs": 100}, "accessory": ["previous", "next", "flexibleSpace", "flexibleSpace", "done"], "pages": ["#
         for page in 0..<pages {
             if page > 0 { text += ",\n" }
-            let visible = page > 0 ? #", "visibleIf": {"any": [{"field": "f\#(page - 1)_0", "equals": true}, {"not": {"field": "f\#(page - 1)_2", "lessThan": 600}}]}"# : ""
-            text += #"{"id": "p\#(page)", "title": \#(localized("Page \(page)")), "body": "plain body \#(page) of the flow, same ends"\#(visible), "fields": ["#
+            let visible =
+                page > 0
+                ? #", "visibleIf": {"any": [{"field": "f\#(page - 1)_0", "equals": true}, {"not": {"field": "f\#(page - 1)_2", "lessThan": 600}}]}"#
+                : ""
+            text +=
+                #"{"id": "p\#(page)", "title": \#(localized("Page \(page)")), "body": "plain body \#(page) of the flow, same ends"\#(visible), "fields": ["#
             for field in 0..<7 {
                 if field > 0 { text += ",\n  " }
                 let id = "f\(page)_\(field)"
@@ -37,17 +42,22 @@ import Testing
                 case 0:
                     text += #"{"id": "\#(id)", "kind": "toggle", "label": \#(localized("Toggle")), "default": false, "accessory": []}"#
                 case 1:
-                    text += #"{"kind": "choice", "id": "\#(id)", "label": \#(localized("Choice")), "default": "b", "options": [{"id": "a", "label": \#(localized("First"))}, {"label": "Second", "id": "b"}, {"id": "c"}]}"#
+                    text +=
+                        #"{"kind": "choice", "id": "\#(id)", "label": \#(localized("Choice")), "default": "b", "options": [{"id": "a", "label": \#(localized("First"))}, {"label": "Second", "id": "b"}, {"id": "c"}]}"#
                 case 2:
-                    text += #"{"id": "\#(id)", "kind": "duration", "default": 1800.0, "minuteInterval": 5, "components": ["hours", "minutes", "seconds"], "min": 0, "max": 7200}"#
+                    text +=
+                        #"{"id": "\#(id)", "kind": "duration", "default": 1800.0, "minuteInterval": 5, "components": ["hours", "minutes", "seconds"], "min": 0, "max": 7200}"#
                 case 3:
-                    text += #"{"id": "\#(id)", "kind": "text", "label": \#(localized("Text")), "placeholder": \#(localized("Type here")), "required": true, "minLength": 1, "maxLength": 200, "returnKey": "next", "default": "héllo", "visibleIf": {"field": "f\#(page)_0", "equals": false}, "enabledIf": {"field": "f\#(page)_1", "in": ["a", "c"]}, "requiredIf": {"all": [{"field": "f\#(page)_2", "greaterThan": -1.5}, {"field": "f\#(page)_1", "filled": true}]}}"#
+                    text +=
+                        #"{"id": "\#(id)", "kind": "text", "label": \#(localized("Text")), "placeholder": \#(localized("Type here")), "required": true, "minLength": 1, "maxLength": 200, "returnKey": "next", "default": "héllo", "visibleIf": {"field": "f\#(page)_0", "equals": false}, "enabledIf": {"field": "f\#(page)_1", "in": ["a", "c"]}, "requiredIf": {"all": [{"field": "f\#(page)_2", "greaterThan": -1.5}, {"field": "f\#(page)_1", "filled": true}]}}"#
                 case 4:
                     text += #"{"id": "\#(id)", "kind": "text", "visibleIf": {"field": "f\#(page)_3", "notEquals": "x"}}"#
                 case 5:
-                    text += #"{"id": "\#(id)", "kind": "duration", "components": ["hours", "minutes"], "min": 60, "max": 3600, "default": 120, "enabledIf": {"field": "f\#(page)_2", "in": [60, 120]}}"#
+                    text +=
+                        #"{"id": "\#(id)", "kind": "duration", "components": ["hours", "minutes"], "min": 60, "max": 3600, "default": 120, "enabledIf": {"field": "f\#(page)_2", "in": [60, 120]}}"#
                 default:
-                    text += #"{ "id" : "\#(id)" , "kind" : "toggle" , "required" : false , "visibleIf" : { "field" : "f\#(page)_4" , "filled" : false } }"#
+                    text +=
+                        #"{ "id" : "\#(id)" , "kind" : "toggle" , "required" : false , "visibleIf" : { "field" : "f\#(page)_4" , "filled" : false } }"#
                 }
             }
             text += "]}"
@@ -67,7 +77,9 @@ import Testing
     /// all; what fronts read of them (`resolve`, `entries`, hashing, equality) is what the
     /// same texts given as strings give.
     @Test func displayStringsAreKeptAsPlacesAndReadWhenAsked() throws {
-        let bytes = Array(#"{"format": "quire.flow/1", "id": "e", "title": {"en": "a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00 long enough to allocate", "en-GB": "é – ✓", "DE": "", "d\u0065-CH": "x"}, "pages": [{"id": "p", "title": "\u0041", "body": "plain"}]}"#.utf8)
+        let bytes = Array(
+            #"{"format": "quire.flow/1", "id": "e", "title": {"en": "a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00 long enough to allocate", "en-GB": "é – ✓", "DE": "", "d\u0065-CH": "x"}, "pages": [{"id": "p", "title": "\u0041", "body": "plain"}]}"#
+                .utf8)
         let flow = try Flow.load(bytes: bytes)
         let title = try #require(flow.title)
         guard case .source = title.form else {
@@ -92,7 +104,9 @@ import Testing
         #""kind": "toggle""#,
     ]) func aNullDefaultIsNoDefault(kind: String) throws {
         func flow(_ extra: String) -> [UInt8] {
-            Array(#"{"format": "quire.flow/1", "id": "n", "title": "N", "pages": [{"id": "p", "fields": [{"id": "f", "label": "F", \#(kind)\#(extra)}]}]}"#.utf8)
+            Array(
+                #"{"format": "quire.flow/1", "id": "n", "title": "N", "pages": [{"id": "p", "fields": [{"id": "f", "label": "F", \#(kind)\#(extra)}]}]}"#
+                    .utf8)
         }
         let withNull = try Flow.load(bytes: flow(#", "default": null"#))
         #expect(withNull.fields == (try Flow.load(bytes: flow(""))).fields)
@@ -159,16 +173,18 @@ import Testing
     /// A flow given as a value (a script's inline flow) is read as a file's is, its problems at
     /// their paths under the value's.
     @Test func aFlowGivenAsAValueIsReadTheSame() throws {
-        let text = #"{"format": "quire.flow/1", "id": "v", "pages": [{"id": "p", "fields": [{"id": "a", "kind": "text", "maxLength": 0}, {"id": "b", "kind": "toggle", "visibleIf": {"field": "c", "equals": true}}]}]}"#
+        let text =
+            #"{"format": "quire.flow/1", "id": "v", "pages": [{"id": "p", "fields": [{"id": "a", "kind": "text", "maxLength": 0}, {"id": "b", "kind": "toggle", "visibleIf": {"field": "c", "equals": true}}]}]}"#
         let script = #"{"flow": \#(text)}"#
         let (value, parsed) = try DocumentReader.parse(file: "s.json", bytes: Array(script.utf8))
         var reader = parsed
         #expect(Flow.load(value["flow"]!, at: .root + "flow", reader: &reader) == nil)
         let lines = reader.diagnostics().map(\.description)
-        #expect(lines == [
-            "s.json:1:122: $.flow.pages[0].fields[0].maxLength: maxLength must be between 1 and 100000, not 0",
-            "s.json:1:179: $.flow.pages[0].fields[1].visibleIf.field: the condition names the unknown field 'c'",
-        ])
+        #expect(
+            lines == [
+                "s.json:1:122: $.flow.pages[0].fields[0].maxLength: maxLength must be between 1 and 100000, not 0",
+                "s.json:1:179: $.flow.pages[0].fields[1].visibleIf.field: the condition names the unknown field 'c'",
+            ])
         #expect(throws: DocumentError.self) { try Flow.load(json: text) }
     }
 

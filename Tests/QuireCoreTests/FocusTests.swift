@@ -286,7 +286,8 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) throws -> Session {
 
     @Test func aNewlineInTypedTextActsAsReturn() throws {
         let flow = try makeFlow(
-            #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "a1", "kind": "text"}, {"id": "a2", "kind": "text"}]}]}"#)
+            #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "a1", "kind": "text"}, {"id": "a2", "kind": "text"}]}]}"#
+        )
         var session = Session(flow: flow)
         session.run(tapField("a1"), .type("Aki\nSato"))
         #expect(session.at("values") == ["a1": "Aki", "a2": "Sato"])
@@ -295,7 +296,8 @@ func onForm(_ paging: String = #"{"animationMs": 0}"#) throws -> Session {
 
     @Test func escapeAndCancelResignAndKeepTheText() throws {
         let flow = try makeFlow(
-            #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "t", "kind": "text", "accessory": ["cancel", "done"]}]}]}"#)
+            #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "t", "kind": "text", "accessory": ["cancel", "done"]}]}]}"#
+        )
         var session = Session(flow: flow)
         session.run(tapField("t"), .type("x"), .key(.escape))
         #expect(session.at("values.t") == "x")

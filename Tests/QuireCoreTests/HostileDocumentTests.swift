@@ -27,12 +27,24 @@ import Testing
 
     @Test func aUTF16FileSaysItIsUTF16() {
         let flow = #"{"format": "quire.flow/1"}"#
-        #expect(syntaxError(utf16(flow, bigEndian: false, mark: true)) == "1:1: $: the file is UTF-16 (little-endian, with a byte order mark); Quire reads UTF-8 only (save it as UTF-8)")
-        #expect(syntaxError(utf16(flow, bigEndian: true, mark: true)) == "1:1: $: the file is UTF-16 (big-endian, with a byte order mark); Quire reads UTF-8 only (save it as UTF-8)")
-        #expect(syntaxError(utf16(flow, bigEndian: false, mark: false)) == "1:1: $: the file is UTF-16 (little-endian); Quire reads UTF-8 only (save it as UTF-8)")
-        #expect(syntaxError(utf16(" " + flow, bigEndian: true, mark: false)) == "1:1: $: the file is UTF-16 (big-endian); Quire reads UTF-8 only (save it as UTF-8)")
-        #expect(syntaxError([0xFF, 0xFE, 0, 0, 0x7B, 0, 0, 0]) == "1:1: $: the file is UTF-32 (little-endian, with a byte order mark); Quire reads UTF-8 only (save it as UTF-8)")
-        #expect(syntaxError([0, 0, 0, 0x7B, 0, 0, 0, 0x7D]) == "1:1: $: the file is UTF-32 (big-endian); Quire reads UTF-8 only (save it as UTF-8)")
+        #expect(
+            syntaxError(utf16(flow, bigEndian: false, mark: true))
+                == "1:1: $: the file is UTF-16 (little-endian, with a byte order mark); Quire reads UTF-8 only (save it as UTF-8)")
+        #expect(
+            syntaxError(utf16(flow, bigEndian: true, mark: true))
+                == "1:1: $: the file is UTF-16 (big-endian, with a byte order mark); Quire reads UTF-8 only (save it as UTF-8)")
+        #expect(
+            syntaxError(utf16(flow, bigEndian: false, mark: false))
+                == "1:1: $: the file is UTF-16 (little-endian); Quire reads UTF-8 only (save it as UTF-8)")
+        #expect(
+            syntaxError(utf16(" " + flow, bigEndian: true, mark: false))
+                == "1:1: $: the file is UTF-16 (big-endian); Quire reads UTF-8 only (save it as UTF-8)")
+        #expect(
+            syntaxError([0xFF, 0xFE, 0, 0, 0x7B, 0, 0, 0])
+                == "1:1: $: the file is UTF-32 (little-endian, with a byte order mark); Quire reads UTF-8 only (save it as UTF-8)")
+        #expect(
+            syntaxError([0, 0, 0, 0x7B, 0, 0, 0, 0x7D])
+                == "1:1: $: the file is UTF-32 (big-endian); Quire reads UTF-8 only (save it as UTF-8)")
         // UTF-8, with or without its byte order mark, is read as before.
         #expect(syntaxError(Array(flow.utf8)) == nil)
         #expect(syntaxError([0xEF, 0xBB, 0xBF] + Array(flow.utf8)) == nil)
@@ -43,7 +55,10 @@ import Testing
         let folder = try temporaryFolder()
         let file = folder.appendingPathComponent("flow.json")
         try Data(utf16(#"{"format": "quire.flow/1", "id": "x", "pages": [{"id": "p"}]}"#, bigEndian: false, mark: true)).write(to: file)
-        #expect(loadProblems(file.path) == ["\(file.path):1:1: $: the file is UTF-16 (little-endian, with a byte order mark); Quire reads UTF-8 only (save it as UTF-8)"])
+        #expect(
+            loadProblems(file.path) == [
+                "\(file.path):1:1: $: the file is UTF-16 (little-endian, with a byte order mark); Quire reads UTF-8 only (save it as UTF-8)"
+            ])
     }
 
     // MARK: Numbers
@@ -100,7 +115,8 @@ import Testing
         #expect(loadProblems(folder.path) == ["\(folder.path): cannot read the file: it is a directory"])
         let dangling = folder.appendingPathComponent("dangling.json").path
         try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "nowhere.json")
-        #expect(loadProblems(dangling) == ["\(dangling): cannot read the file: it is a symbolic link to nothing (its target does not exist)"])
+        #expect(
+            loadProblems(dangling) == ["\(dangling): cannot read the file: it is a symbolic link to nothing (its target does not exist)"])
         let loop = folder.appendingPathComponent("loop.json").path
         try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "loop.json")
         #expect(loadProblems(loop) == ["\(loop): cannot read the file: too many levels of symbolic links (a link loop)"])
@@ -186,7 +202,9 @@ import Testing
         var many = DocumentReader(file: "g.json", bytes: Array("{}".utf8))
         for index in 0..<(DocumentReader.keptProblemLimit + 5) { many.error(.root, "problem \(index)") }
         #expect(many.problems.count == DocumentReader.keptProblemLimit)
-        #expect(many.diagnostics().last?.description == "g.json: … and \(DocumentReader.keptProblemLimit - 100 + 5) more problems (a file lists its first 100)")
+        #expect(
+            many.diagnostics().last?.description
+                == "g.json: … and \(DocumentReader.keptProblemLimit - 100 + 5) more problems (a file lists its first 100)")
     }
 
     @Test func aFlowWithThousandsOfProblemsIsRejectedQuicklyWithACountedList() {

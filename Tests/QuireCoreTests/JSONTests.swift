@@ -21,7 +21,9 @@ import Testing
     }
 
     @Test func writesAndReadsBackExactly() throws {
-        let value: JSONValue = ["pi": 3.141592653589793, "third": .number(1.0 / 3), "big": 123_456_789_012, "s": "q\"\\\u{1}é", "n": [0.1, -0.0]]
+        let value: JSONValue = [
+            "pi": 3.141592653589793, "third": .number(1.0 / 3), "big": 123_456_789_012, "s": "q\"\\\u{1}é", "n": [0.1, -0.0],
+        ]
         let text = JSONWriter.string(value)
         #expect(try parse(text) == value)
         #expect(try parse(JSONWriter.string(value, style: .pretty)) == value)

@@ -34,7 +34,9 @@ import Testing
     }
 
     @Test func aLayoutInsideTheFlowsFolderLoadsAndTheFlowKeepsItsFolder() throws {
-        let (folder, file) = try withFlowFolder(layout: "pages/p.ui") { try "<interface/>".write(toFile: $0 + "/flow/pages/p.ui", atomically: true, encoding: .utf8) }
+        let (folder, file) = try withFlowFolder(layout: "pages/p.ui") {
+            try "<interface/>".write(toFile: $0 + "/flow/pages/p.ui", atomically: true, encoding: .utf8)
+        }
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let flow = try Flow.load(contentsOf: file)
         #expect(flow.pages[0].layout == "pages/p.ui")
@@ -44,28 +46,34 @@ import Testing
     }
 
     @Test func aMissingLayoutIsBadInputAtItsKey() throws {
-        #expect(try problems(layout: "pages/missing.ui") == [
-            "$.pages[0].layout: cannot read the layout 'pages/missing.ui': it does not exist"
-        ])
+        #expect(
+            try problems(layout: "pages/missing.ui") == [
+                "$.pages[0].layout: cannot read the layout 'pages/missing.ui': it does not exist"
+            ])
     }
 
     @Test func pathsThatCouldLeaveTheFolderAreRejectedAsWritten() throws {
-        #expect(try problems(layout: "/etc/passwd.ui") == [
-            "$.pages[0].layout: the layout path '/etc/passwd.ui' is absolute; give a path relative to the flow's folder"
-        ])
-        #expect(try problems(layout: "../outside.ui") == [
-            "$.pages[0].layout: the layout path '../outside.ui' contains '..'; a layout is resolved inside the flow's folder only"
-        ])
-        #expect(try problems(layout: "pages/../../outside.ui") == [
-            "$.pages[0].layout: the layout path 'pages/../../outside.ui' contains '..'; a layout is resolved inside the flow's folder only"
-        ])
-        #expect(try problems(layout: "~/x.ui") == [
-            "$.pages[0].layout: the layout path '~/x.ui' starts with '~'; give a path relative to the flow's folder"
-        ])
+        #expect(
+            try problems(layout: "/etc/passwd.ui") == [
+                "$.pages[0].layout: the layout path '/etc/passwd.ui' is absolute; give a path relative to the flow's folder"
+            ])
+        #expect(
+            try problems(layout: "../outside.ui") == [
+                "$.pages[0].layout: the layout path '../outside.ui' contains '..'; a layout is resolved inside the flow's folder only"
+            ])
+        #expect(
+            try problems(layout: "pages/../../outside.ui") == [
+                "$.pages[0].layout: the layout path 'pages/../../outside.ui' contains '..'; a layout is resolved inside the flow's folder only"
+            ])
+        #expect(
+            try problems(layout: "~/x.ui") == [
+                "$.pages[0].layout: the layout path '~/x.ui' starts with '~'; give a path relative to the flow's folder"
+            ])
         #expect(try problems(layout: "") == ["$.pages[0].layout: a layout path cannot be empty"])
-        #expect(try problems(layout: "pages/p.xml") == [
-            "$.pages[0].layout: the layout path 'pages/p.xml' does not name a .ui file (a GtkBuilder layout)"
-        ])
+        #expect(
+            try problems(layout: "pages/p.xml") == [
+                "$.pages[0].layout: the layout path 'pages/p.xml' does not name a .ui file (a GtkBuilder layout)"
+            ])
         #expect(try problems(layout: "a\u{1}.ui") == ["$.pages[0].layout: the layout path contains a control character"])
     }
 
@@ -74,38 +82,48 @@ import Testing
             try "<interface/>".write(toFile: folder + "/outside.ui", atomically: true, encoding: .utf8)
             try FileManager.default.createSymbolicLink(atPath: folder + "/flow/pages/link.ui", withDestinationPath: "../../outside.ui")
         }
-        #expect(found == [
-            "$.pages[0].layout: the layout 'pages/link.ui' leaves the flow's folder through a symbolic link; a layout is resolved inside the flow's folder only"
-        ])
+        #expect(
+            found == [
+                "$.pages[0].layout: the layout 'pages/link.ui' leaves the flow's folder through a symbolic link; a layout is resolved inside the flow's folder only"
+            ])
         // A folder on the way that is a link out of the flow's folder is caught the same way.
         let throughFolder = try problems(layout: "elsewhere/p.ui") { folder in
             try FileManager.default.createDirectory(atPath: folder + "/other", withIntermediateDirectories: true)
             try "<interface/>".write(toFile: folder + "/other/p.ui", atomically: true, encoding: .utf8)
             try FileManager.default.createSymbolicLink(atPath: folder + "/flow/elsewhere", withDestinationPath: "../other")
         }
-        #expect(throughFolder == [
-            "$.pages[0].layout: the layout 'elsewhere/p.ui' leaves the flow's folder through a symbolic link; a layout is resolved inside the flow's folder only"
-        ])
+        #expect(
+            throughFolder == [
+                "$.pages[0].layout: the layout 'elsewhere/p.ui' leaves the flow's folder through a symbolic link; a layout is resolved inside the flow's folder only"
+            ])
     }
 
     @Test func aSymbolicLinkThatStaysInsideIsFollowed() throws {
-        #expect(try problems(layout: "pages/link.ui") { folder in
-            try "<interface/>".write(toFile: folder + "/flow/real.ui", atomically: true, encoding: .utf8)
-            try FileManager.default.createSymbolicLink(atPath: folder + "/flow/pages/link.ui", withDestinationPath: "../real.ui")
-        }.isEmpty)
+        #expect(
+            try problems(layout: "pages/link.ui") { folder in
+                try "<interface/>".write(toFile: folder + "/flow/real.ui", atomically: true, encoding: .utf8)
+                try FileManager.default.createSymbolicLink(atPath: folder + "/flow/pages/link.ui", withDestinationPath: "../real.ui")
+            }.isEmpty)
     }
 
     @Test func aFolderADanglingLinkAndAnOversizedFileAreNamed() throws {
-        #expect(try problems(layout: "pages/dir.ui") { try FileManager.default.createDirectory(atPath: $0 + "/flow/pages/dir.ui", withIntermediateDirectories: true) } == [
-            "$.pages[0].layout: cannot read the layout 'pages/dir.ui': it is a directory"
-        ])
-        #expect(try problems(layout: "pages/dangling.ui") { try FileManager.default.createSymbolicLink(atPath: $0 + "/flow/pages/dangling.ui", withDestinationPath: "nowhere.ui") } == [
-            "$.pages[0].layout: cannot read the layout 'pages/dangling.ui': it is a symbolic link to nothing (its target does not exist)"
-        ])
+        #expect(
+            try problems(layout: "pages/dir.ui") {
+                try FileManager.default.createDirectory(atPath: $0 + "/flow/pages/dir.ui", withIntermediateDirectories: true)
+            } == [
+                "$.pages[0].layout: cannot read the layout 'pages/dir.ui': it is a directory"
+            ])
+        #expect(
+            try problems(layout: "pages/dangling.ui") {
+                try FileManager.default.createSymbolicLink(atPath: $0 + "/flow/pages/dangling.ui", withDestinationPath: "nowhere.ui")
+            } == [
+                "$.pages[0].layout: cannot read the layout 'pages/dangling.ui': it is a symbolic link to nothing (its target does not exist)"
+            ])
         let big = PageLayout.maxBytes + 1
-        #expect(try problems(layout: "pages/big.ui") { try Data(count: big).write(to: URL(fileURLWithPath: $0 + "/flow/pages/big.ui")) } == [
-            "$.pages[0].layout: the layout 'pages/big.ui' is \(big) bytes; the limit is \(PageLayout.maxBytes)"
-        ])
+        #expect(
+            try problems(layout: "pages/big.ui") { try Data(count: big).write(to: URL(fileURLWithPath: $0 + "/flow/pages/big.ui")) } == [
+                "$.pages[0].layout: the layout 'pages/big.ui' is \(big) bytes; the limit is \(PageLayout.maxBytes)"
+            ])
     }
 
     @Test func aFlowGivenAsTextHasNoFolderSoItsLayoutIsCheckedAsWrittenOnly() throws {
@@ -122,13 +140,14 @@ import Testing
     // MARK: Ids and widgets
 
     func flow() throws -> Flow {
-        try Flow.load(json: """
-            {"format": "quire.flow/1", "id": "f", "pages": [
-              {"id": "p", "fields": [{"id": "name", "kind": "text"}, {"id": "on", "kind": "toggle"},
-                                     {"id": "when", "kind": "duration"}, {"id": "pick", "kind": "choice", "options": [{"id": "a"}]}]},
-              {"id": "q", "fields": [{"id": "later", "kind": "text"}]}
-            ]}
-            """)
+        try Flow.load(
+            json: """
+                {"format": "quire.flow/1", "id": "f", "pages": [
+                  {"id": "p", "fields": [{"id": "name", "kind": "text"}, {"id": "on", "kind": "toggle"},
+                                         {"id": "when", "kind": "duration"}, {"id": "pick", "kind": "choice", "options": [{"id": "a"}]}]},
+                  {"id": "q", "fields": [{"id": "later", "kind": "text"}]}
+                ]}
+                """)
     }
 
     @Test func idsBindToThePagesFieldsTheirLabelsAndErrorsAndThePage() throws {
@@ -150,8 +169,14 @@ import Testing
         #expect(message("nmae:error") == "the id 'nmae:error' is not a field of page 'p'; did you mean 'name:error'?")
         #expect(message("zzzzzzzz") == "the id 'zzzzzzzz' is not a field of page 'p' (its fields are name, on, when, pick)")
         #expect(message("later") == "the id 'later' names a field of page 'q', not of page 'p'")
-        #expect(message("name:hint") == "the id 'name:hint' is not one Quire binds (ids with ':' are page:root, page:title, page:body, FIELD:label, FIELD:error)")
-        #expect(message("page:footer") == "the id 'page:footer' is not one Quire binds (ids with ':' are page:root, page:title, page:body, FIELD:label, FIELD:error)")
+        #expect(
+            message("name:hint")
+                == "the id 'name:hint' is not one Quire binds (ids with ':' are page:root, page:title, page:body, FIELD:label, FIELD:error)"
+        )
+        #expect(
+            message("page:footer")
+                == "the id 'page:footer' is not one Quire binds (ids with ':' are page:root, page:title, page:body, FIELD:label, FIELD:error)"
+        )
     }
 
     @Test func eachKindBindsToItsKindOfWidget() throws {
@@ -164,25 +189,37 @@ import Testing
         #expect(problem(.input(field: 2), .button, "GtkButton") == nil)
         #expect(problem(.input(field: 3), .button, "GtkButton") == nil)
         #expect(problem(.root, .other, "GtkBox") == nil)
-        #expect(problem(.input(field: 0), .toggle, "GtkSwitch") == "the widget 'x' is a GtkSwitch, but a text field binds to a GtkEntry or GtkText")
-        #expect(problem(.input(field: 1), .textInput, "GtkEntry") == "the widget 'x' is a GtkEntry, but a toggle binds to a GtkSwitch or GtkCheckButton")
-        #expect(problem(.input(field: 2), .label, "GtkLabel") == "the widget 'x' is a GtkLabel, but a duration field binds to a GtkButton (it opens the picker)")
-        #expect(problem(.input(field: 3), .textInput, "GtkText") == "the widget 'x' is a GtkText, but a choice field binds to a GtkButton (it opens the picker)")
+        #expect(
+            problem(.input(field: 0), .toggle, "GtkSwitch")
+                == "the widget 'x' is a GtkSwitch, but a text field binds to a GtkEntry or GtkText")
+        #expect(
+            problem(.input(field: 1), .textInput, "GtkEntry")
+                == "the widget 'x' is a GtkEntry, but a toggle binds to a GtkSwitch or GtkCheckButton")
+        #expect(
+            problem(.input(field: 2), .label, "GtkLabel")
+                == "the widget 'x' is a GtkLabel, but a duration field binds to a GtkButton (it opens the picker)")
+        #expect(
+            problem(.input(field: 3), .textInput, "GtkText")
+                == "the widget 'x' is a GtkText, but a choice field binds to a GtkButton (it opens the picker)")
         #expect(problem(.error(field: 0), .button, "GtkButton") == "the widget 'x' is a GtkButton, but a field's error binds to a GtkLabel")
     }
 
     @Test func aLayoutMustHoldItsRootAndAnInputForEveryFieldOfThePage() throws {
         let flow = try flow()
-        #expect(PageLayout.missing([.root, .input(field: 0), .input(field: 1), .input(field: 2), .input(field: 3)], page: 0, in: flow).isEmpty)
-        #expect(PageLayout.missing([.input(field: 0), .input(field: 2), .input(field: 3)], page: 0, in: flow).map(\.message) == [
-            "the layout has no widget with the id 'page:root' (the page's content)",
-            "the field 'on' has no widget in the layout (give its input widget the id 'on')",
-        ])
+        #expect(
+            PageLayout.missing([.root, .input(field: 0), .input(field: 1), .input(field: 2), .input(field: 3)], page: 0, in: flow).isEmpty)
+        #expect(
+            PageLayout.missing([.input(field: 0), .input(field: 2), .input(field: 3)], page: 0, in: flow).map(\.message) == [
+                "the layout has no widget with the id 'page:root' (the page's content)",
+                "the field 'on' has no widget in the layout (give its input widget the id 'on')",
+            ])
     }
 
     @Test func onlyListedTypesMayBeCreated() {
         #expect(PageLayout.typeProblem("GtkEntry") == nil)
-        #expect(PageLayout.typeProblem("GtkImage")?.message.hasPrefix("the type 'GtkImage' is not allowed in a layout (allowed: GtkBox, ") == true)
+        #expect(
+            PageLayout.typeProblem("GtkImage")?.message.hasPrefix("the type 'GtkImage' is not allowed in a layout (allowed: GtkBox, ")
+                == true)
         #expect(PageLayout.typeProblem("GtkWindow") != nil)
         #expect(PageLayout.typeProblem("GtkCssProvider") != nil)
     }

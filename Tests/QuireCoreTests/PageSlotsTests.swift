@@ -17,10 +17,11 @@ import Testing
 
     @Test func aWrappingFlowStandsItsNeighboursAtMinusOneAndCount() throws {
         let session = try Session(flow: pagesFlow(4, paging: #"{"animationMs": 0, "wrap": true}"#))
-        #expect(session.pageSlots == [
-            PageSlot(index: 0, slot: 0, onScreen: true), PageSlot(index: 1, slot: 1, onScreen: false),
-            PageSlot(index: 3, slot: -1, onScreen: false),
-        ])
+        #expect(
+            session.pageSlots == [
+                PageSlot(index: 0, slot: 0, onScreen: true), PageSlot(index: 1, slot: 1, onScreen: false),
+                PageSlot(index: 3, slot: -1, onScreen: false),
+            ])
     }
 
     @Test func aJumpAnimatingAcrossPagesKeepsThePagesThePositionPassesAndTheTarget() throws {

@@ -73,7 +73,8 @@ func durationFlow(_ field: String) throws -> Flow {
         var session = try Session(
             flow: durationFlow(#"{"id": "d", "kind": "duration", "default": 3600, "accessory": ["cancel", "done"]}"#))
         session.run(tapField("d"), .spin(component: .hours, by: 1))
-        #expect(session.send(.tap(.accessory(.cancel))) == [.inputDismissed(field: "d", committed: false), .focusChanged(from: "d", to: nil)])
+        #expect(
+            session.send(.tap(.accessory(.cancel))) == [.inputDismissed(field: "d", committed: false), .focusChanged(from: "d", to: nil)])
         #expect(session.at("values.d") == 3600)
         session.run(tapField("d"), .spin(component: .hours, by: 1), .key(.escape))
         #expect(session.at("values.d") == 3600)
@@ -110,18 +111,20 @@ func durationFlow(_ field: String) throws -> Flow {
         #expect(session.at("values.d") == 7200)
     }
 
-    @Test(arguments: [
-        (1, false, 0, 0), (1, false, 59, 60), (5, false, 60, 300), (5, false, 301, 600), (5, false, 3599, 3600),
-        (5, false, 86_341, nil), (5, true, 61, 300), (5, true, 301, 301), (1, true, 59, 59),
-    ] as [(Int, Bool, Int, Int?)])
+    @Test(
+        arguments: [
+            (1, false, 0, 0), (1, false, 59, 60), (5, false, 60, 300), (5, false, 301, 600), (5, false, 3599, 3600),
+            (5, false, 86_341, nil), (5, true, 61, 300), (5, true, 301, 301), (1, true, 59, 59),
+        ] as [(Int, Bool, Int, Int?)])
     func representableAtLeast(interval: Int, seconds: Bool, value: Int, expected: Int?) {
         let options = DurationOptions(components: seconds ? [.hours, .minutes, .seconds] : [.hours, .minutes], minuteInterval: interval)
         #expect(options.representable(atLeast: value) == expected)
     }
 
-    @Test(arguments: [
-        (1, false, 86_399, 86_340), (5, false, 86_399, 86_100), (5, false, 299, 0), (5, true, 299, 59), (15, true, 1000, 959),
-    ] as [(Int, Bool, Int, Int?)])
+    @Test(
+        arguments: [
+            (1, false, 86_399, 86_340), (5, false, 86_399, 86_100), (5, false, 299, 0), (5, true, 299, 59), (15, true, 1000, 959),
+        ] as [(Int, Bool, Int, Int?)])
     func representableAtMost(interval: Int, seconds: Bool, value: Int, expected: Int?) {
         let options = DurationOptions(components: seconds ? [.hours, .minutes, .seconds] : [.hours, .minutes], minuteInterval: interval)
         #expect(options.representable(atMost: value) == expected)
@@ -132,11 +135,14 @@ func durationFlow(_ field: String) throws -> Flow {
     @Test func aListOpenedWithNoValueStartsAtTheFirstOption() throws {
         var session = try onForm()
         session.run(tapField("color"))
-        #expect(session.at("input") == [
-            "field": "color", "view": "choiceList", "draft": "red",
-            "accessory": [["item": "previous", "enabled": true], ["item": "next", "enabled": false],
-                          ["item": "flexibleSpace", "enabled": true], ["item": "done", "enabled": true]],
-        ])
+        #expect(
+            session.at("input") == [
+                "field": "color", "view": "choiceList", "draft": "red",
+                "accessory": [
+                    ["item": "previous", "enabled": true], ["item": "next", "enabled": false],
+                    ["item": "flexibleSpace", "enabled": true], ["item": "done", "enabled": true],
+                ],
+            ])
     }
 
     @Test func selectSetsTheDraftAndDoneCommitsIt() throws {

@@ -10,7 +10,8 @@ import Testing
     static func events(for flow: Flow) -> [Event] {
         var events: [Event] = [
             .tap(.background), .tap(.indicatorLeft), .tap(.indicatorRight), .tap(.indicatorPage(0)), .tap(.indicatorPage(2)),
-            .type("a"), .type("Zz\n"), .type("é👍"), .select("red"), .select("ja"), .select("free"), .select("team"), .dragBegin, .dragUpdate(dx: -120),
+            .type("a"), .type("Zz\n"), .type("é👍"), .select("red"), .select("ja"), .select("free"), .select("team"), .dragBegin,
+            .dragUpdate(dx: -120),
             .dragUpdate(dx: -500), .dragUpdate(dx: 300), .dragEnd(vx: 0), .dragEnd(vx: -900), .dragEnd(vx: 450),
             .swipePage(forward: true), .swipePage(forward: false), .swipe(dx: -200, vx: 0), .tick(16), .tick(100), .tick(1000),
             .settle,
@@ -120,7 +121,8 @@ import Testing
                     return
                 }
                 // Snapshot → restore gives an equal session, at every step.
-                let restored = try? Session(restoring: JSONWriter.data(session.snapshot(includingFlow: step % 25 == 0)), flow: step % 25 == 0 ? nil : flow)
+                let restored = try? Session(
+                    restoring: JSONWriter.data(session.snapshot(includingFlow: step % 25 == 0)), flow: step % 25 == 0 ? nil : flow)
                 if restored != session {
                     Issue.record("flow \(flow.id), step \(step) \(event): snapshot did not restore an equal session")
                     return

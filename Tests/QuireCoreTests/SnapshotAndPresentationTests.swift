@@ -37,7 +37,8 @@ import Testing
     @Test func aSnapshotRestoresAnAnswerOf100000GraphemeClusters() throws {
         // Over the 64 KiB string cap of documents people write: a snapshot is Quire's own, and an
         // autosave must never lose what was typed.
-        var session = try Session(flow: makeFlow(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "fields": [{"id": "essay", "kind": "text"}]}]}"#))
+        var session = try Session(
+            flow: makeFlow(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "fields": [{"id": "essay", "kind": "text"}]}]}"#))
         session.run(tapField("essay"))
         let chunk = String(repeating: "e\u{301}", count: 10_000)  // 10,000 clusters, 30,000 bytes
         for _ in 0..<10 { session.run(.type(chunk)) }
@@ -73,7 +74,8 @@ import Testing
     }
 
     @Test func aBrokenSnapshotIsRejectedWithWhereAndWhy() throws {
-        let text = #"{"format": "quire.snapshot/1", "flow": {"format": "quire.flow/1", "id": "f", "pages": [{"id": "a"}]}, "values": {"ghost": 1}, "page": "b", "position": 0}"#
+        let text =
+            #"{"format": "quire.snapshot/1", "flow": {"format": "quire.flow/1", "id": "f", "pages": [{"id": "a"}]}, "values": {"ghost": 1}, "page": "b", "position": 0}"#
         #expect(throws: DocumentError.self) { try Session(restoring: Array(text.utf8), file: "s.json") }
         do {
             _ = try Session(restoring: Array(text.utf8), file: "s.json")
@@ -88,19 +90,22 @@ import Testing
 }
 
 @Suite struct PresentationTests {
-    @Test(arguments: [
-        (1500, false, "en", "25 min"), (3900, false, "en", "1 h 05 min"), (90, true, "en", "1 min 30 s"),
-        (1500, false, "ja", "25分"), (3900, false, "ja", "1時間05分"), (0, false, "en", "0 min"),
-        // One format with or without a seconds wheel (issue 20): seconds only when there are some.
-        (1500, true, "en", "25 min"), (30, true, "en", "30 s"), (0, true, "en", "0 s"), (3605, true, "en", "1 h 00 min 05 s"),
-        (3900, true, "en", "1 h 05 min"), (90, true, "ja", "1分30秒"), (30, true, "ja", "30秒"), (3605, true, "ja", "1時間00分05秒"),
-        (-5, false, "en", "0 min"), (59, false, "en", "0 min"),
-    ] as [(Int, Bool, String, String)])
+    @Test(
+        arguments: [
+            (1500, false, "en", "25 min"), (3900, false, "en", "1 h 05 min"), (90, true, "en", "1 min 30 s"),
+            (1500, false, "ja", "25分"), (3900, false, "ja", "1時間05分"), (0, false, "en", "0 min"),
+            // One format with or without a seconds wheel (issue 20): seconds only when there are some.
+            (1500, true, "en", "25 min"), (30, true, "en", "30 s"), (0, true, "en", "0 s"), (3605, true, "en", "1 h 00 min 05 s"),
+            (3900, true, "en", "1 h 05 min"), (90, true, "ja", "1分30秒"), (30, true, "ja", "30秒"), (3605, true, "ja", "1時間00分05秒"),
+            (-5, false, "en", "0 min"), (59, false, "en", "0 min"),
+        ] as [(Int, Bool, String, String)])
     func durationsDisplayAsPeopleReadThem(seconds: Int, withSeconds: Bool, locale: String, expected: String) {
         #expect(Strings(locale: locale).duration(seconds, withSeconds: withSeconds) == expected)
     }
 
-    @Test(arguments: [(1500, "25:00"), (299, "04:59"), (3900, "1:05:00"), (0, "00:00"), (-3, "00:00"), (86_399, "23:59:59")] as [(Int, String)])
+    @Test(
+        arguments: [(1500, "25:00"), (299, "04:59"), (3900, "1:05:00"), (0, "00:00"), (-3, "00:00"), (86_399, "23:59:59")]
+            as [(Int, String)])
     func aCountdownShowsAClockFace(seconds: Int, expected: String) {
         #expect(Strings.countdown(seconds) == expected)
     }

@@ -55,8 +55,10 @@ import Testing
         let text = String(decoding: session.snapshotData(includingFlow: false), as: UTF8.self)
         let variants: [(String, JSONLimits, Bool)] = [
             // Restored: another key order, whitespace, an embedded flow with the flow given, escapes.
-            (text.replacingOccurrences(of: #"{"format":"quire.snapshot/1","#, with: "{ ") .replacingOccurrences(
-                of: #""completed":null}"#, with: #""completed":null, "format" : "quire.snapshot/1" }"#), .snapshot, true),
+            (
+                text.replacingOccurrences(of: #"{"format":"quire.snapshot/1","#, with: "{ ").replacingOccurrences(
+                    of: #""completed":null}"#, with: #""completed":null, "format" : "quire.snapshot/1" }"#), .snapshot, true
+            ),
             (String(decoding: session.snapshotData(includingFlow: true), as: UTF8.self), .snapshot, true),
             (text.replacingOccurrences(of: #""touched":["name"],"#, with: ""), .snapshot, true),
             (text.replacingOccurrences(of: #""agree":null"#, with: #""agree":true"#), .snapshot, true),
@@ -95,8 +97,10 @@ import Testing
 
     @Test func numbersAreWrittenAsNumberWritesThem() {
         var random = SplitMix64(seed: 9)
-        var numbers: [Double] = [0, -0.0, 1, -1, 9, 10, 1e15 - 1, -(1e15 - 1), 1e15, 1e16, 0.5, -2.25, .nan, .infinity, -.infinity,
-            .ulpOfOne, .greatestFiniteMagnitude, 123_456_789_012_345, 3.0e-7]
+        var numbers: [Double] = [
+            0, -0.0, 1, -1, 9, 10, 1e15 - 1, -(1e15 - 1), 1e15, 1e16, 0.5, -2.25, .nan, .infinity, -.infinity,
+            .ulpOfOne, .greatestFiniteMagnitude, 123_456_789_012_345, 3.0e-7,
+        ]
         for _ in 0..<2000 {
             let bits = random.next()
             numbers.append(Double(bitPattern: bits))

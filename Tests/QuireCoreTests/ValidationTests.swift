@@ -240,7 +240,9 @@ import Testing
                 let piece = Self.pieces[roll % Self.pieces.count]
                 let notes = session.send(.type(piece))
                 let refused = notes.contains { if case .refused(.maxLength, _) = $0 { true } else { false } }
-                #expect(refused == ((before + piece).count > 12), "seed \(seed): \(before.unicodeScalars.map { String($0.value, radix: 16) }) + \(piece)")
+                #expect(
+                    refused == ((before + piece).count > 12),
+                    "seed \(seed): \(before.unicodeScalars.map { String($0.value, radix: 16) }) + \(piece)")
             }
             let text: String = session.at("values.t")?.stringValue ?? ""
             #expect(session.textLengths[0] == text.count, "seed \(seed)")

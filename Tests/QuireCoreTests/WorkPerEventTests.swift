@@ -24,7 +24,8 @@ import Testing
         }
         pages.append(#"{"id": "last"}"#)
         return try makeFlow(
-            #"{"format": "quire.flow/1", "id": "big", "paging": {"animationMs": 100, "gate": "\#(gate)"}, "pages": [\#(pages.joined(separator: ","))]}"#)
+            #"{"format": "quire.flow/1", "id": "big", "paging": {"animationMs": 100, "gate": "\#(gate)"}, "pages": [\#(pages.joined(separator: ","))]}"#
+        )
     }
 
     static let focusAndPagingEvents: [Event] = [

@@ -26,7 +26,9 @@ func withError<R>(_ body: (ErrorOut) -> R) -> (result: R, code: QuireEngineError
     let result = body(&error)
     defer { quireEngineErrorFree(error) }
     guard let error else { return (result, nil, nil) }
-    return (result, QuireEngineErrorCode(rawValue: UInt32(bitPattern: error.pointee.code)), error.pointee.message.map { String(cString: $0) })
+    return (
+        result, QuireEngineErrorCode(rawValue: UInt32(bitPattern: error.pointee.code)), error.pointee.message.map { String(cString: $0) }
+    )
 }
 
 func newDemoEngine() throws -> EngineHandle {
@@ -312,7 +314,9 @@ func observe(_ engine: EngineHandle?, _ recorder: Recorder) -> Bool {
     @Test func aSnapshotRestoresAnEqualSessionMidAnimationWithAPickerOpen() throws {
         let engine = try newDemoEngine()
         defer { quireEngineFree(engine) }
-        for event in [#"{"tap": "button:next"}"#, #"{"settle": true}"#, #"{"tap": "feedLanguage"}"#, #"{"select": "ja"}"#, #"{"tick": 40}"#] {
+        for event in [
+            #"{"tap": "button:next"}"#, #"{"settle": true}"#, #"{"tap": "feedLanguage"}"#, #"{"select": "ja"}"#, #"{"tick": 40}"#,
+        ] {
             #expect(send(engine, event).sent)
         }
         #expect(quireEngineSetLocale(engine, "ja", nil))

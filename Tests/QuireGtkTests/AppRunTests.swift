@@ -162,7 +162,8 @@ struct AppRunTests {
         let home = XDGHome.make()
         defer { try? FileManager.default.removeItem(at: home) }
         let events = try writeEvents(
-            #"[{"dragBegin": {}}, {"dragUpdate": {"dx": -30}}, {"dragUpdate": {"dx": -60}}, {"dragUpdate": {"dx": -90}}, {"dragEnd": {"vx": -1000}}]"#)
+            #"[{"dragBegin": {}}, {"dragUpdate": {"dx": -30}}, {"dragUpdate": {"dx": -60}}, {"dragUpdate": {"dx": -90}}, {"dragEnd": {"vx": -1000}}]"#
+        )
         defer { try? FileManager.default.removeItem(at: events) }
         let app = try AppProcess(
             ["run", "--locale", "en", "--drive", events.path], home: home, environment: ["QUIRE_SAVE_STATS": "1"])

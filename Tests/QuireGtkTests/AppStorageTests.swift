@@ -197,8 +197,10 @@ import Testing
     }
 
     @Test func aSavedTimerOutOfRangeIsNotATimer() {
-        #expect(FocusTimer.Saved(json: ["format": "quire.timer/1", "duration": -1, "remainingMs": 0, "running": false, "savedAt": 0]) == nil)
-        #expect(FocusTimer.Saved(json: ["format": "quire.timer/1", "duration": 60, "remainingMs": 0, "running": "yes", "savedAt": 0]) == nil)
+        #expect(
+            FocusTimer.Saved(json: ["format": "quire.timer/1", "duration": -1, "remainingMs": 0, "running": false, "savedAt": 0]) == nil)
+        #expect(
+            FocusTimer.Saved(json: ["format": "quire.timer/1", "duration": 60, "remainingMs": 0, "running": "yes", "savedAt": 0]) == nil)
         let good = FocusTimer.Saved(json: ["format": "quire.timer/1", "duration": 60, "remainingMs": 90_000, "running": true, "savedAt": 5])
         // More left than the length: kept within it.
         #expect(good?.resumed(at: 5).remainingMs == 60_000)

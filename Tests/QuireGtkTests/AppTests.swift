@@ -53,7 +53,9 @@ import Testing
         return try run(arguments, environment: environment, timeout: timeout, stdout: &ignored)
     }
 
-    func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 30, stdout: inout String) throws -> (Int32, String) {
+    func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 30, stdout: inout String) throws -> (
+        Int32, String
+    ) {
         let home = XDGHome.make()
         defer { try? FileManager.default.removeItem(at: home) }
         var environment = environment

@@ -151,7 +151,8 @@ extension EndToEndTests {
         _ = try walk(
             [
                 "key Right", "wait slider:Page 2 of 5", "key Tab", "key Tab", "wait panel:Name", "type Aki", "key BackSpace", "key Escape",
-                "drag 420 300 80 300", "wait slider:Page 3 of 5", "key Tab", "key Tab", "wait panel:Focus time", "key Up", "key Right", "key Up",
+                "drag 420 300 80 300", "wait slider:Page 3 of 5", "key Tab", "key Tab", "wait panel:Focus time", "key Up", "key Right",
+                "key Up",
                 "key Return", "key Left", "wait slider:Page 2 of 5", "key ctrl+q",
             ], arguments: ["--record", file.path], waitForExit: true)
         let text = try String(contentsOf: file, encoding: .utf8)
@@ -253,7 +254,8 @@ extension EndToEndTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let settings = home.appendingPathComponent("config/quire/focus-onboarding.settings.json")
         try FileManager.default.createDirectory(at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let before = #"{"format": "quire.settings/1", "flow": "focus-onboarding", "outcome": "finished", "values": {"userName": "Aki", "feedLanguage": "ja", "focusTime": 2400, "reminders": false}}"#
+        let before =
+            #"{"format": "quire.settings/1", "flow": "focus-onboarding", "outcome": "finished", "values": {"userName": "Aki", "feedLanguage": "ja", "focusTime": 2400, "reminders": false}}"#
         try before.write(to: settings, atomically: true, encoding: .utf8)
         let dumps = try walk(
             [
@@ -286,8 +288,9 @@ extension EndToEndTests {
         try #require(dumps.count == 1)
         let shown = dumps[0].first { $0.hasPrefix("label\tFocus timer: ") } ?? ""
         // Its accessible name says the time in the core's words (issue 20).
-        #expect(shown.contains("Focus timer: 15 min remaining") || shown.contains("Focus timer: 14 min 59 s remaining")
-            || shown.contains("Focus timer: 14 min 58 s remaining"), "\(dumps[0])")
+        #expect(
+            shown.contains("Focus timer: 15 min remaining") || shown.contains("Focus timer: 14 min 59 s remaining")
+                || shown.contains("Focus timer: 14 min 58 s remaining"), "\(dumps[0])")
         #expect(has(dumps[0], "push button", "Pause"))
     }
 }

@@ -96,7 +96,10 @@ import Testing
 
     /// A hand-edited autosave whose position is off the pages (or not its page) is refused like a
     /// corrupt one, even though each key has the right type.
-    @Test(arguments: [("99999", "position 99999 is off its page (visible page 0 of 5, at position 0)"), ("0.5", "position 0.5 is off its page (visible page 0 of 5, at position 0)")])
+    @Test(arguments: [
+        ("99999", "position 99999 is off its page (visible page 0 of 5, at position 0)"),
+        ("0.5", "position 0.5 is off its page (visible page 0 of 5, at position 0)"),
+    ])
     func aPositionOffThePagesIsRefused(position: String, problem: String) throws {
         try withStorage { storage, messages in
             var snapshot = JSONWriter.string(Session(flow: flow).snapshot(includingFlow: false))
@@ -181,7 +184,10 @@ struct HostileStateRunTests {
         let config = home.appendingPathComponent("config/quire")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        for path in [state.appendingPathComponent("focus-onboarding.session.json"), state.appendingPathComponent("focus-onboarding.timer.json"), config.appendingPathComponent("focus-onboarding.settings.json")] {
+        for path in [
+            state.appendingPathComponent("focus-onboarding.session.json"), state.appendingPathComponent("focus-onboarding.timer.json"),
+            config.appendingPathComponent("focus-onboarding.settings.json"),
+        ] {
             #expect(mkfifo(path.path, 0o600) == 0)
         }
         let (status, stdout, stderr) = try run("--locale en --print-state --exit-after-first-frame", home: home, timeout: 30)

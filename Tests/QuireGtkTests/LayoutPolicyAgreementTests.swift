@@ -142,7 +142,9 @@ struct LayoutPolicyAgreementTests {
                     layout += "<property name=\"\(property)\">\(sample(value, widget: "anchor", checkButton: "anchor-check"))</property>"
                 }
                 children += "<child><object class=\"GtkLabel\"><layout>\(layout)</layout></object></child>"
-                if rule.children.plain == 1 { children = children.replacingOccurrences(of: #"<child><object class="GtkLabel"/></child>"#, with: "") }
+                if rule.children.plain == 1 {
+                    children = children.replacingOccurrences(of: #"<child><object class="GtkLabel"/></child>"#, with: "")
+                }
             }
             objects += "<child><object class=\"\(className)\" id=\"sample\(number)\">\(properties)\(children)</object></child>\n"
         }
@@ -186,7 +188,8 @@ struct LayoutPolicyAgreementTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "layout": "p.ui", "fields": [{"id": "name", "kind": "text"}]}]}"#
             .write(toFile: folder + "/flow.json", atomically: true, encoding: .utf8)
-        let ui = #"<interface><object class="GtkBox" id="page:root"><child><object class="GtkEntry" id="name"><property name="primary-icon-name">/etc/passwd</property></object></child></object></interface>"#
+        let ui =
+            #"<interface><object class="GtkBox" id="page:root"><child><object class="GtkEntry" id="name"><property name="primary-icon-name">/etc/passwd</property></object></child></object></interface>"#
         try ui.write(toFile: folder + "/p.ui", atomically: true, encoding: .utf8)
         let flow = try Flow.load(contentsOf: folder + "/flow.json")
         let core = flow.layoutProblems().map { "$.pages[\($0.page)].layout: \($0.problem.message)" }

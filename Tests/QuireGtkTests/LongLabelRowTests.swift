@@ -40,7 +40,9 @@ struct LongLabelRowTests {
 
     /// The label's and the control's bounds in the row.
     func parts(_ row: FieldRowView) -> (label: Rect, control: Rect, row: Double)? {
-        guard let control = row.ownWidget, let label = bounds(row.label, in: row.root), let shown = bounds(control, in: row.root) else { return nil }
+        guard let control = row.ownWidget, let label = bounds(row.label, in: row.root), let shown = bounds(control, in: row.root) else {
+            return nil
+        }
         return (label, shown, Double(row.root.width))
     }
 

@@ -106,7 +106,8 @@ struct PageLayoutViewTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-ui-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "layout": "p.ui", "fields": [{"id": "name", "kind": "text"}, {"id": "on", "kind": "toggle"}]}]}"#
+        try
+            #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "layout": "p.ui", "fields": [{"id": "name", "kind": "text"}, {"id": "on", "kind": "toggle"}]}]}"#
             .write(toFile: folder + "/flow.json", atomically: true, encoding: .utf8)
         try ui.write(toFile: folder + "/p.ui", atomically: true, encoding: .utf8)
         let flow = try Flow.load(contentsOf: folder + "/flow.json")
@@ -120,32 +121,42 @@ struct PageLayoutViewTests {
     }
 
     @Test func aGoodLayoutHasNoProblems() throws {
-        #expect(try problems(layout(#"<child><object class="GtkEntry" id="name"/></child><child><object class="GtkSwitch" id="on"/></child>"#)) == [])
+        #expect(
+            try problems(layout(#"<child><object class="GtkEntry" id="name"/></child><child><object class="GtkSwitch" id="on"/></child>"#))
+                == [])
     }
 
     @Test func unknownIdsWrongTypesAndMissingFieldsAreAllListed() throws {
-        let found = try problems(layout(#"""
-            <child><object class="GtkSwitch" id="name"/></child>
-            <child><object class="GtkLabel" id="nmae:error"/></child>
-            """#))
-        #expect(found == [
-            "$.pages[0].layout: p.ui:1:57: the widget 'name' is a GtkSwitch, but a text field binds to a GtkEntry or GtkText",
-            "$.pages[0].layout: p.ui:2:8: the id 'nmae:error' is not a field of page 'p'; did you mean 'name:error'?",
-            "$.pages[0].layout: p.ui:1:12: the field 'on' has no widget in the layout (give its input widget the id 'on')",
-        ])
+        let found = try problems(
+            layout(
+                #"""
+                <child><object class="GtkSwitch" id="name"/></child>
+                <child><object class="GtkLabel" id="nmae:error"/></child>
+                """#))
+        #expect(
+            found == [
+                "$.pages[0].layout: p.ui:1:57: the widget 'name' is a GtkSwitch, but a text field binds to a GtkEntry or GtkText",
+                "$.pages[0].layout: p.ui:2:8: the id 'nmae:error' is not a field of page 'p'; did you mean 'name:error'?",
+                "$.pages[0].layout: p.ui:1:12: the field 'on' has no widget in the layout (give its input widget the id 'on')",
+            ])
     }
 
     @Test func aLayoutCannotConnectSignals() throws {
-        let found = try problems(layout(inputs + #"<child><object class="GtkButton"><signal name="clicked" handler="exit"/></object></child>"#))
-        #expect(found == [
-            "$.pages[0].layout: p.ui:1:184: the layout connects the handler 'exit'; layouts cannot connect signals (Quire binds widgets by id)"
-        ])
+        let found = try problems(
+            layout(inputs + #"<child><object class="GtkButton"><signal name="clicked" handler="exit"/></object></child>"#))
+        #expect(
+            found == [
+                "$.pages[0].layout: p.ui:1:184: the layout connects the handler 'exit'; layouts cannot connect signals (Quire binds widgets by id)"
+            ])
     }
 
     @Test func aLayoutCannotCreateTypesOutsideTheList() throws {
-        let found = try problems(layout(inputs + #"<child><object class="GtkImage"><property name="file">/etc/passwd</property></object></child>"#))
+        let found = try problems(
+            layout(inputs + #"<child><object class="GtkImage"><property name="file">/etc/passwd</property></object></child>"#))
         #expect(found.count == 1)
-        #expect(found.first?.hasPrefix("$.pages[0].layout: p.ui:1:158: the type 'GtkImage' is not allowed in a layout (allowed: ") == true, "\(found)")
+        #expect(
+            found.first?.hasPrefix("$.pages[0].layout: p.ui:1:158: the type 'GtkImage' is not allowed in a layout (allowed: ") == true,
+            "\(found)")
     }
 
     @Test func aFileThatIsNotWellFormedIsRefusedBeforeGtkReadsIt() throws {
@@ -154,12 +165,16 @@ struct PageLayoutViewTests {
     }
 
     @Test func theRootMustBeATopLevelObject() throws {
-        let found = try problems(#"""
+        let found = try problems(
+            #"""
             <interface><object class="GtkBox"><child><object class="GtkBox" id="page:root">
               <child><object class="GtkEntry" id="name"/></child><child><object class="GtkSwitch" id="on"/></child>
             </object></child></object></interface>
             """#)
-        #expect(found == ["$.pages[0].layout: p.ui:1:42: the widget 'page:root' is inside another widget; it must be a top-level object of the layout"])
+        #expect(
+            found == [
+                "$.pages[0].layout: p.ui:1:42: the widget 'page:root' is inside another widget; it must be a top-level object of the layout"
+            ])
     }
 }
 
@@ -190,7 +205,10 @@ struct PageLayoutViewTests {
         let (status, stderr) = try run(["run", folder + "/flow.json"], environment: ProcessInfo.processInfo.environment)
         #expect(status == 2)
         // The core's check, as `quire check` prints it, before GTK is started.
-        #expect(stderr == "\(folder)/flow.json:1:71: $.pages[0].layout: \(folder)/p.ui:1:57: the widget 'name' is a GtkSwitch, but a text field binds to a GtkEntry or GtkText\n")
+        #expect(
+            stderr
+                == "\(folder)/flow.json:1:71: $.pages[0].layout: \(folder)/p.ui:1:57: the widget 'name' is a GtkSwitch, but a text field binds to a GtkEntry or GtkText\n"
+        )
     }
 
     @Test func aLayoutFlowWithoutADisplayExitsThree() throws {

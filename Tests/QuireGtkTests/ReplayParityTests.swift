@@ -16,7 +16,8 @@ import Testing
 struct ReplayParityTests {
     static func scripts() -> [String] {
         let root = GtkTest.packageRoot.appendingPathComponent("data/sessions")
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
             .compactMap { ($0 as? URL)?.path }.filter { $0.hasSuffix(".json") } ?? []
         return files.sorted()
     }

@@ -151,7 +151,10 @@ struct WindowSizeTests {
     /// A flow of one page with `count` text fields.
     func manyFields(_ count: Int) throws -> Flow {
         let fields = (0..<count).map { #"{"id": "f\#($0)", "kind": "text", "label": "Field \#($0)"}"# }.joined(separator: ", ")
-        return try GtkTest.flow(json: #"{"format": "quire.flow/1", "id": "many", "pages": [{"id": "p", "title": "Many", "fields": [\#(fields)]}, {"id": "q", "title": "Next"}]}"#)
+        return try GtkTest.flow(
+            json:
+                #"{"format": "quire.flow/1", "id": "many", "pages": [{"id": "p", "title": "Many", "fields": [\#(fields)]}, {"id": "q", "title": "Next"}]}"#
+        )
     }
 
     /// A page of 400 fields and one of 1,000 (the most a page may hold, `Flow.maxFieldsPerPage`)
@@ -203,7 +206,10 @@ struct WindowSizeTests {
     /// added, about 10 s together; docs/gtk-shell.md, "Window sizes").
     @Test func textsAtTheDisplayLimitShowQuickly() throws {
         let text = String(repeating: "x", count: Flow.maxDisplayCharacters)
-        let flow = try GtkTest.flow(json: #"{"format": "quire.flow/1", "id": "long", "pages": [{"id": "p", "title": "\#(text)", "body": "\#(text)", "fields": [{"id": "f", "kind": "text", "label": "\#(text)", "placeholder": "\#(text)"}]}, {"id": "q", "title": "\#(text)"}]}"#)
+        let flow = try GtkTest.flow(
+            json:
+                #"{"format": "quire.flow/1", "id": "long", "pages": [{"id": "p", "title": "\#(text)", "body": "\#(text)", "fields": [{"id": "f", "kind": "text", "label": "\#(text)", "placeholder": "\#(text)"}]}, {"id": "q", "title": "\#(text)"}]}"#
+        )
         let started = g_get_monotonic_time()
         let view = WalkthroughView(host: SessionHost(Session(flow: flow)))
         let window = TestWindow(view.root, width: 360, height: 640)

@@ -55,13 +55,15 @@ import Testing
             .write(to: folder.appendingPathComponent("flow.json"), atomically: true, encoding: .utf8)
         let run = try quire(["check", "flow.json"], in: folder)
         #expect(run.status == 2)
-        #expect(run.stderr == """
-            flow.json:1:71: $.pages[0].layout: cannot read the layout 'missing.ui': it does not exist
-            flow.json:1:108: $.pages[1].layout: the layout path '../up.ui' contains '..'; a layout is resolved inside the flow's folder only
-            1 of 1 flow rejected
+        #expect(
+            run.stderr == """
+                flow.json:1:71: $.pages[0].layout: cannot read the layout 'missing.ui': it does not exist
+                flow.json:1:108: $.pages[1].layout: the layout path '../up.ui' contains '..'; a layout is resolved inside the flow's folder only
+                1 of 1 flow rejected
 
-            """)
-        try #"<interface><object class="GtkBox" id="page:root"/></interface>"#.write(to: folder.appendingPathComponent("missing.ui"), atomically: true, encoding: .utf8)
+                """)
+        try #"<interface><object class="GtkBox" id="page:root"/></interface>"#.write(
+            to: folder.appendingPathComponent("missing.ui"), atomically: true, encoding: .utf8)
         try #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "p", "layout": "missing.ui"}]}"#
             .write(to: folder.appendingPathComponent("flow.json"), atomically: true, encoding: .utf8)
         #expect(try quire(["check", "flow.json"], in: folder).status == 0)
@@ -113,7 +115,8 @@ import Testing
         #expect(run.status == 2)
         #expect(
             run.stdout.contains(
-                "flows/mini.json:1:12: $.format: not a session script: its format is 'quire.flow/1', not 'quire.session/1' (check a flow with `quire check`)"))
+                "flows/mini.json:1:12: $.format: not a session script: its format is 'quire.flow/1', not 'quire.session/1' (check a flow with `quire check`)"
+            ))
     }
 
     @Test(arguments: [["test"], ["test", "--shard", "3/2", "pass"], ["test", "--jobs", "0", "pass"], ["check"], ["frobnicate"]])
@@ -130,7 +133,10 @@ import Testing
             #expect(run.status == 0)
             seen += run.stdout.split(separator: "\n").filter { $0.hasPrefix("PASS") }.map(String.init)
         }
-        #expect(seen.sorted() == (try quire(["test", "--plain", "pass"])).stdout.split(separator: "\n").filter { $0.hasPrefix("PASS") }.map(String.init).sorted())
+        #expect(
+            seen.sorted()
+                == (try quire(["test", "--plain", "pass"])).stdout.split(separator: "\n").filter { $0.hasPrefix("PASS") }.map(String.init)
+                .sorted())
         #expect(Set(seen).count == 5)
     }
 
@@ -219,7 +225,10 @@ import Testing
     @Test func checkPrintsEveryProblemAndExitsTwo() throws {
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("quire-bad-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: bad) }
-        try Data(#"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "d", "kind": "duration", "minuteInterval": 7}]}], "extra": true}"#.utf8).write(to: bad)
+        try Data(
+            #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a", "fields": [{"id": "d", "kind": "duration", "minuteInterval": 7}]}], "extra": true}"#
+                .utf8
+        ).write(to: bad)
         let run = try quire(["check", bad.path])
         #expect(run.status == 2)
         #expect(run.stderr.contains("$.pages[0].fields[0].minuteInterval: minuteInterval 7 does not divide 60"))

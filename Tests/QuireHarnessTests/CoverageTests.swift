@@ -102,18 +102,25 @@ import Testing
         func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
         let command = CommandTests()
         let whole = try command.quire(
-            ["test", "--plain", "--coverage-json", path("whole.json"), "--coverage-lcov", path("whole.info"), "scripts", "more"], in: folder)
+            ["test", "--plain", "--coverage-json", path("whole.json"), "--coverage-lcov", path("whole.info"), "scripts", "more"], in: folder
+        )
         #expect(whole.status == 0)
         for k in 1...2 {
-            let shard = try command.quire(["test", "--plain", "--shard", "\(k)/2", "--coverage-json", path("\(k).json"), "scripts", "more"], in: folder)
+            let shard = try command.quire(
+                ["test", "--plain", "--shard", "\(k)/2", "--coverage-json", path("\(k).json"), "scripts", "more"], in: folder)
             #expect(shard.status == 0)
         }
         let merge = try command.quire(
-            ["coverage", "merge", path("1.json"), path("2.json"), "--coverage-json", path("merged.json"), "--coverage-lcov", path("merged.info")],
+            [
+                "coverage", "merge", path("1.json"), path("2.json"), "--coverage-json", path("merged.json"), "--coverage-lcov",
+                path("merged.info"),
+            ],
             in: folder)
         #expect(merge.status == 0, "\(merge.stderr)")
-        #expect(try String(contentsOfFile: path("merged.json"), encoding: .utf8) == String(contentsOfFile: path("whole.json"), encoding: .utf8))
-        #expect(try String(contentsOfFile: path("merged.info"), encoding: .utf8) == String(contentsOfFile: path("whole.info"), encoding: .utf8))
+        #expect(
+            try String(contentsOfFile: path("merged.json"), encoding: .utf8) == String(contentsOfFile: path("whole.json"), encoding: .utf8))
+        #expect(
+            try String(contentsOfFile: path("merged.info"), encoding: .utf8) == String(contentsOfFile: path("whole.info"), encoding: .utf8))
         // The summary is the one the unsharded run printed after its totals.
         let summary = try #require(whole.stdout.range(of: "2 passed, 0 failed\n")).upperBound
         #expect(merge.stdout == String(whole.stdout[summary...]))
@@ -121,7 +128,8 @@ import Testing
 
         // Coverage of another version of the flow is bad input, named where it does not fit.
         let text = try String(contentsOfFile: path("1.json"), encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "\"id\": \"walks\"", with: "\"id\": \"runs\"").utf8).write(to: URL(fileURLWithPath: path("old.json")))
+        try Data(text.replacingOccurrences(of: "\"id\": \"walks\"", with: "\"id\": \"runs\"").utf8).write(
+            to: URL(fileURLWithPath: path("old.json")))
         let stale = try command.quire(["coverage", "merge", path("old.json"), path("2.json")], in: folder)
         #expect(stale.status == 2)
         #expect(stale.stderr.contains("old.json:"))

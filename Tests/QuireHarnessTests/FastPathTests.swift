@@ -303,7 +303,8 @@ enum Reference {
             return nil
         }
         guard object.count == 1, let key = object.keys.first, let value = object.values.first else {
-            reader.error(path, "a step has exactly one key, not \(object.count)\(object.isEmpty ? "" : " (\(object.keys.joined(separator: ", ")))")")
+            reader.error(
+                path, "a step has exactly one key, not \(object.count)\(object.isEmpty ? "" : " (\(object.keys.joined(separator: ", ")))")")
             return nil
         }
         switch key {
@@ -324,7 +325,8 @@ enum Reference {
             guard case .string(let name) = value, KeyboardFocus.isName(name) else {
                 reader.error(
                     path + key,
-                    "'expectKeyboardFocus' takes field:ID, button:back|next|skip|finish|cancel, indicator, stay:STOP, unchanged or completed, not \(value)")
+                    "'expectKeyboardFocus' takes field:ID, button:back|next|skip|finish|cancel, indicator, stay:STOP, unchanged or completed, not \(value)"
+                )
                 return nil
             }
             return .expectKeyboardFocus(name)
@@ -338,8 +340,11 @@ enum Reference {
             switch Event.parse(key: key, value: value) {
             case .failure(let error):
                 if !Event.names.contains(key) {
-                    var message = "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice or restart"
-                    if let near = DocumentReader.closest(to: key, in: ScriptLoader.stepKeys) { message = "unknown step '\(key)'; did you mean '\(near)'?" }
+                    var message =
+                        "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice or restart"
+                    if let near = DocumentReader.closest(to: key, in: ScriptLoader.stepKeys) {
+                        message = "unknown step '\(key)'; did you mean '\(near)'?"
+                    }
                     reader.error(path + key, message, onKey: true)
                 } else {
                     reader.error(JSONPath(components: (path + key).components + error.path), error.message)
@@ -373,7 +378,9 @@ enum Reference {
         for (key, value) in expected {
             guard Session.stateKeys.contains(key) else {
                 var message = "'\(key)' is not part of the state (\(Session.stateKeys.joined(separator: ", ")))"
-                if let near = DocumentReader.closest(to: key, in: Session.stateKeys) { message = "'\(key)' is not part of the state; did you mean '\(near)'?" }
+                if let near = DocumentReader.closest(to: key, in: Session.stateKeys) {
+                    message = "'\(key)' is not part of the state; did you mean '\(near)'?"
+                }
                 reader.error(path + key, message, onKey: true)
                 continue
             }

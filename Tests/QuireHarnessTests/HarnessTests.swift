@@ -62,10 +62,13 @@ let golden = testsFolder.appendingPathComponent("Golden")
     }
 
     @Test func expectEmittedMatchesPayloadsPartially() {
-        let window: [SessionNotification] = [.ignored(event: "tap", target: "button:back", reason: .disabled), .pageDidChange(from: 0, to: 1, completed: false)]
+        let window: [SessionNotification] = [
+            .ignored(event: "tap", target: "button:back", reason: .disabled), .pageDidChange(from: 0, to: 1, completed: false),
+        ]
         #expect(Runner.containsRun(window, [EmittedPattern(name: "ignored", payload: (["reason": "disabled"] as JSONValue).objectValue)]))
         #expect(!Runner.containsRun(window, [EmittedPattern(name: "ignored", payload: (["reason": "atEnd"] as JSONValue).objectValue)]))
-        #expect(Runner.containsRun(window, [EmittedPattern(name: "pageDidChange", payload: (["completed": false] as JSONValue).objectValue)]))
+        #expect(
+            Runner.containsRun(window, [EmittedPattern(name: "pageDidChange", payload: (["completed": false] as JSONValue).objectValue)]))
     }
 
     @Test func objectMismatchesAreShownAsADiff() {
@@ -131,7 +134,9 @@ let golden = testsFolder.appendingPathComponent("Golden")
 
 @Suite struct RunnerTests {
     func run(_ text: String) -> ScriptResult {
-        guard case .script(let script) = ScriptLoader.load(bytes: Array(text.utf8), file: fixtures.appendingPathComponent("mixed/x.json").path, flows: FlowCache())
+        guard
+            case .script(let script) = ScriptLoader.load(
+                bytes: Array(text.utf8), file: fixtures.appendingPathComponent("mixed/x.json").path, flows: FlowCache())
         else {
             Issue.record("the script did not load")
             return ScriptResult(file: "", name: "", status: .skipped, milliseconds: 0)
@@ -141,7 +146,8 @@ let golden = testsFolder.appendingPathComponent("Golden")
 
     @Test func aFailureNamesTheStepThePathTheExpectedAndTheActualValue() {
         let result = run(
-            #"{"format": "quire.session/1", "flow": "../flows/mini.json", "steps": [{"tap": "name"}, {"type": "Ak"}, {"expect": {"values": {"name": "Aki"}}}, {"tap": "background"}]}"#)
+            #"{"format": "quire.session/1", "flow": "../flows/mini.json", "steps": [{"tap": "name"}, {"type": "Ak"}, {"expect": {"values": {"name": "Aki"}}}, {"tap": "background"}]}"#
+        )
         guard case .failed(let failure) = result.status else {
             Issue.record("expected a failure")
             return
@@ -156,13 +162,15 @@ let golden = testsFolder.appendingPathComponent("Golden")
 
     @Test func restartKeepsTheStateAndTheNotificationWindow() {
         let result = run(
-            #"{"format": "quire.session/1", "flow": "../flows/mini.json", "steps": [{"tap": "pick"}, {"select": "y"}, {"restart": true}, {"expect": {"focus": "pick", "input": {"draft": "y"}}}, {"expectEmitted": ["inputPresented", "draftChanged"]}]}"#)
+            #"{"format": "quire.session/1", "flow": "../flows/mini.json", "steps": [{"tap": "pick"}, {"select": "y"}, {"restart": true}, {"expect": {"focus": "pick", "input": {"draft": "y"}}}, {"expectEmitted": ["inputPresented", "draftChanged"]}]}"#
+        )
         if case .failed(let failure) = result.status { Issue.record("\(failure.lines)") }
     }
 
     @Test func aTraceHoldsEveryStepWithItsNotificationsAndStateDiff() {
         let result = run(
-            #"{"format": "quire.session/1", "flow": "../flows/mini.json", "steps": [{"tap": "name"}, {"type": "A"}, {"expect": {"focus": null}}]}"#)
+            #"{"format": "quire.session/1", "flow": "../flows/mini.json", "steps": [{"tap": "name"}, {"type": "A"}, {"expect": {"focus": null}}]}"#
+        )
         let trace = result.trace!
         #expect(trace.failingStep == 3)
         #expect(trace.steps.count == 3)

@@ -92,13 +92,17 @@ import Testing
         #expect(trace.steps.count == 102)
         let cut = "\"" + String(repeating: "é", count: 200) + "…(2600 more bytes)\""
         #expect(trace.steps[1].diff.map(\.description) == ["$.values.note: null → \(cut)"])
-        #expect(trace.steps[1].notifications == [["valueChanged": ["field": "note", "value": .string(String(repeating: "é", count: 200) + "…(2600 more bytes)")]]])
+        #expect(
+            trace.steps[1].notifications == [
+                ["valueChanged": ["field": "note", "value": .string(String(repeating: "é", count: 200) + "…(2600 more bytes)")]]
+            ])
         #expect(trace.steps.map(\.diff.count).reduce(0, +) == 50)
         #expect(trace.steps.last?.omittedChanges == 1)
         #expect(trace.steps.map(\.notifications.count).reduce(0, +) == 40)
         let json = JSONWriter.string(trace.json(file: "x.json", name: "n", status: "passed"))
         #expect(json.contains(#""omittedNotifications":1"#) && json.contains(#""omittedChanges":1"#))
-        #expect(trace.html(file: "x.json", name: "n", status: "passed").contains("… and 1 more state changes (not kept: the trace's limit)"))
+        #expect(
+            trace.html(file: "x.json", name: "n", status: "passed").contains("… and 1 more state changes (not kept: the trace's limit)"))
 
         // Many notifications in one step: the trace keeps a few per step.
         let tour = script(Self.tourFlow, [#"{"tick": 3600000}"#])
@@ -121,9 +125,10 @@ import Testing
         limits.notifications = 10_000
         let text = script(Self.tourFlow, Array(repeating: #"{"tick": 3600000}"#, count: 50))
         // 2,250 notifications an hour: the fifth hour goes over.
-        #expect(badLines(run(text, limits: limits)) == [
-            "hostile.json:2:135: $.steps[4]: over a limit: the script's events have emitted 11250 notifications; a script may emit at most 10000"
-        ])
+        #expect(
+            badLines(run(text, limits: limits)) == [
+                "hostile.json:2:135: $.steps[4]: over a limit: the script's events have emitted 11250 notifications; a script may emit at most 10000"
+            ])
     }
 
     @Test func notificationsAreKeptOnlyForAnExpectEmittedThatWillReadThem() {
@@ -131,11 +136,18 @@ import Testing
         limits.window = 100
         let typing = Array(repeating: #"{"type": "a"}"#, count: 150)
         // No expectEmitted reads them: nothing is kept, nothing goes over.
-        #expect(passed(run(script(Self.textFlow, [#"{"tap": "note"}"#, #"{"expectEmitted": ["focusChanged", "inputPresented"]}"#] + typing), limits: limits)))
+        #expect(
+            passed(
+                run(
+                    script(Self.textFlow, [#"{"tap": "note"}"#, #"{"expectEmitted": ["focusChanged", "inputPresented"]}"#] + typing),
+                    limits: limits)))
         // An expectEmitted at the end would read 151 notifications: over the limit at the 101st.
         let lines = badLines(run(script(Self.textFlow, [#"{"tap": "note"}"#] + typing + [#"{"expectEmitted": []}"#]), limits: limits))
         #expect(lines.count == 1)
-        #expect(lines.first?.hasSuffix("$.steps[99]: over a limit: 101 notifications are waiting for the next expectEmitted; at most 100 are kept (check them sooner)") == true)
+        #expect(
+            lines.first?.hasSuffix(
+                "$.steps[99]: over a limit: 101 notifications are waiting for the next expectEmitted; at most 100 are kept (check them sooner)"
+            ) == true)
     }
 
     @Test func aScriptOverTheStepLimitIsBadInputWhenItIsRead() {
@@ -145,8 +157,18 @@ import Testing
             Issue.record("expected bad input")
             return
         }
-        #expect(diagnostics.map(\.description) == ["hostile.json:2:80: $.steps: over a limit: the script has 11 steps; a script has at most 10 (split it)"])
-        #expect({ if case .script = load(script(Self.textFlow, Array(repeating: #"{"tick": 0}"#, count: 10)), limits: limits) { true } else { false } }())
+        #expect(
+            diagnostics.map(\.description) == [
+                "hostile.json:2:80: $.steps: over a limit: the script has 11 steps; a script has at most 10 (split it)"
+            ])
+        #expect(
+            {
+                if case .script = load(script(Self.textFlow, Array(repeating: #"{"tick": 0}"#, count: 10)), limits: limits) {
+                    true
+                } else {
+                    false
+                }
+            }())
     }
 
     @Test func aFailureListsAtMostAHundredNotifications() {
@@ -154,16 +176,30 @@ import Testing
             Self.textFlow, [#"{"tap": "note"}"#] + Array(repeating: #"{"type": "a"}"#, count: 298) + [#"{"expectEmitted": ["completed"]}"#])
         let line = failureLines(run(text)).first ?? ""
         let names = ["focusChanged", "inputPresented"] + Array(repeating: "valueChanged", count: 48)
-        #expect(line == "expected [completed] as a contiguous run among the notifications since the previous expectEmitted; got 300 notifications: ["
-            + names.joined(separator: ", ") + ", … 200 more …, " + Array(repeating: "valueChanged", count: 50).joined(separator: ", ") + "]")
+        #expect(
+            line
+                == "expected [completed] as a contiguous run among the notifications since the previous expectEmitted; got 300 notifications: ["
+                + names.joined(separator: ", ") + ", … 200 more …, " + Array(repeating: "valueChanged", count: 50).joined(separator: ", ")
+                + "]")
         // With payloads asked about, the first and the last 50 are listed whole.
         let detailed = script(
-            Self.textFlow, [#"{"tap": "note"}"#] + (1...298).map { _ in #"{"type": "a"}"# } + [#"{"expectEmitted": [{"completed": {"outcome": "finished"}}]}"#])
+            Self.textFlow,
+            [#"{"tap": "note"}"#] + (1...298).map { _ in #"{"type": "a"}"# } + [
+                #"{"expectEmitted": [{"completed": {"outcome": "finished"}}]}"#
+            ])
         let detailedLine = failureLines(run(detailed)).first ?? ""
-        #expect(detailedLine.contains(#"got 300 notifications: [{"focusChanged":{"from":null,"to":"note"}}, {"inputPresented":{"field":"note","view":"keyboard"}}, {"valueChanged":{"field":"note","value":"a"}}"#))
+        #expect(
+            detailedLine.contains(
+                #"got 300 notifications: [{"focusChanged":{"from":null,"to":"note"}}, {"inputPresented":{"field":"note","view":"keyboard"}}, {"valueChanged":{"field":"note","value":"a"}}"#
+            ))
         // Strings in them are cut after 200 characters.
-        let value = { (length: Int) in String(repeating: "a", count: min(length, 200)) + (length > 200 ? "…(\(length - 200) more bytes)" : "") }
-        #expect(detailedLine.hasSuffix(#"… 200 more …, "# + (249...298).map { #"{"valueChanged":{"field":"note","value":"\#(value($0))"}}"# }.joined(separator: ", ") + "]"))
+        let value = { (length: Int) in
+            String(repeating: "a", count: min(length, 200)) + (length > 200 ? "…(\(length - 200) more bytes)" : "")
+        }
+        #expect(
+            detailedLine.hasSuffix(
+                #"… 200 more …, "#
+                    + (249...298).map { #"{"valueChanged":{"field":"note","value":"\#(value($0))"}}"# }.joined(separator: ", ") + "]"))
     }
 
     @Test func aFailingEventListsAFewOfItsNotifications() {
@@ -181,8 +217,12 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let chunk = #"{"type": "abcdefghijklmnopqrstuvwxyz012345"}"#
-        try Data(script(Self.textFlow, [#"{"tap": "note"}"#] + Array(repeating: chunk, count: 20_000) + [#"{"expectEmitted": ["valueChanged"]}"#]).utf8)
-            .write(to: folder.appendingPathComponent("a-long-text.json"))
+        try Data(
+            script(
+                Self.textFlow, [#"{"tap": "note"}"#] + Array(repeating: chunk, count: 20_000) + [#"{"expectEmitted": ["valueChanged"]}"#]
+            ).utf8
+        )
+        .write(to: folder.appendingPathComponent("a-long-text.json"))
         try Data(script(Self.textFlow, Array(repeating: #"{"tick": 0}"#, count: 100_001)).utf8)
             .write(to: folder.appendingPathComponent("b-too-many-steps.json"))
         try Data(script(Self.textFlow, [#"{"tap": "note"}"#, #"{"type": "hi"}"#, #"{"expect": {"values": {"note": "hi"}}}"#]).utf8)
@@ -197,7 +237,9 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 2)
         #expect(stdout.hasSuffix("2 passed, 0 failed, 1 bad\n"), "\(stdout)")
-        #expect(stdout.contains("b-too-many-steps.json:2:80: $.steps: over a limit: the script has 100001 steps; a script has at most 100000 (split it)"))
+        #expect(
+            stdout.contains(
+                "b-too-many-steps.json:2:80: $.steps: over a limit: the script has 100001 steps; a script has at most 100000 (split it)"))
         // The largest child this test process has waited for (every quire run of the suite).
         #expect(Self.sanitized || Self.peakMemory(children: true) < 1 << 30)
     }
@@ -260,7 +302,8 @@ import Testing
 
     @Test func unknownNamesOfSixtyFiveThousandCharactersAreRejectedQuickly() {
         let key = String(repeating: "x", count: 65_000)
-        let text = script(Self.textFlow, (0..<20).map { #"{"expect": {"\#(key)\#($0)": 1}}"# } + (0..<20).map { #"{"tap": "\#(key)\#($0)"}"# })
+        let text = script(
+            Self.textFlow, (0..<20).map { #"{"expect": {"\#(key)\#($0)": 1}}"# } + (0..<20).map { #"{"tap": "\#(key)\#($0)"}"# })
         guard case .bad(let diagnostics) = load(text) else {
             Issue.record("expected bad input")
             return

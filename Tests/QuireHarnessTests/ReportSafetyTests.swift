@@ -70,7 +70,10 @@ import Testing
     static let namespaces: Bool = {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "command -v unshare >/dev/null && unshare -rm sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=16k tmpfs \"$d\" && umount \"$d\" && rmdir \"$d\"'"]
+        process.arguments = [
+            "-c",
+            "command -v unshare >/dev/null && unshare -rm sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=16k tmpfs \"$d\" && umount \"$d\" && rmdir \"$d\"'",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
@@ -159,7 +162,9 @@ import Testing
                 "exec unshare -rm sh -c 'mount -t tmpfs -o ro tmpfs ro && exec \"$0\" test --plain --junit ro/j.xml \"$1/pass\"' \"$QUIRE\" \"$FIXTURES\"",
                 in: folder)
             #expect(run.status == 2)
-            #expect(run.stderr == "quire test: cannot write the JUnit report to 'ro/j.xml': cannot create a file in 'ro': Read-only file system\n")
+            #expect(
+                run.stderr
+                    == "quire test: cannot write the JUnit report to 'ro/j.xml': cannot create a file in 'ro': Read-only file system\n")
             #expect(run.stdout.isEmpty, "no script ran")
         }
     }
@@ -198,7 +203,8 @@ import Testing
             #expect(tap.hasSuffix("1..5\n"))
             #expect(try String(contentsOf: folder.appendingPathComponent("f.jsonl"), encoding: .utf8).split(separator: "\n").count == 5)
             // As readable as any file the user makes (mkstemp's 0600 is not kept).
-            let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("j.xml").path)[.posixPermissions] as! Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("j.xml").path)[.posixPermissions] as! Int
             #expect(mode & 0o044 == 0o044)
         }
     }
@@ -230,7 +236,10 @@ import Testing
             let trace = folder.appendingPathComponent("out/tr")
             let run = try run(
                 Self.quire,
-                ["test", "--plain", "--quiet", "--jobs", "2", "--junit", "out/j.xml", "--tap", "out/t.tap", "--final-states", "out/f.jsonl", "--trace", "out/tr", "gen"],
+                [
+                    "test", "--plain", "--quiet", "--jobs", "2", "--junit", "out/j.xml", "--tap", "out/t.tap", "--final-states",
+                    "out/f.jsonl", "--trace", "out/tr", "gen",
+                ],
                 in: folder
             ) { process in
                 // Interrupted while it runs: once the first trace page is there.
@@ -243,7 +252,8 @@ import Testing
                 kill(process.processIdentifier, signal)
             }
             #expect(run.status == status)
-            #expect(run.stderr.hasSuffix("quire test: interrupted by \(name); unfinished reports were removed (none was written in part)\n"))
+            #expect(
+                run.stderr.hasSuffix("quire test: interrupted by \(name); unfinished reports were removed (none was written in part)\n"))
             // No report and no temporary file: only the trace's folder, with whole pages and no index.
             #expect(try names(folder.appendingPathComponent("out")) == ["tr"])
             let pages = try names(trace)

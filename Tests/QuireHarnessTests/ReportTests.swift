@@ -204,8 +204,10 @@ let tapPython: String? = {
         #expect(reports[0] == ["mixed 01-pass", "mixed 02-fail", "mixed 03-bad-json", "mixed.sub 04-bad-step", "mixed.sub 06-emitted"])
         for report in reports.dropFirst() { #expect(report == reports[0]) }
         // A file named on its own is known by its folder and name, as when its folder was given.
-        #expect(ids(try quire(["test", "--plain", "--junit", "-", "./mixed/sub/06-emitted.json"], in: fixtures).stdout) == ["sub 06-emitted"])
-        #expect(ids(try quire(["test", "--plain", "--junit", "-", "mixed/sub"], in: fixtures).stdout) == ["sub 04-bad-step", "sub 06-emitted"])
+        #expect(
+            ids(try quire(["test", "--plain", "--junit", "-", "./mixed/sub/06-emitted.json"], in: fixtures).stdout) == ["sub 06-emitted"])
+        #expect(
+            ids(try quire(["test", "--plain", "--junit", "-", "mixed/sub"], in: fixtures).stdout) == ["sub 04-bad-step", "sub 06-emitted"])
     }
 
     @Test func aTestKeepsItsNameWhenItsScriptTurnsBad() throws {
@@ -262,7 +264,10 @@ let tapPython: String? = {
         try scratch.script("t/bad.json", .bad)
         _ = try quire(["test", "--plain", "--trace", "out", "t"], in: scratch.url)
         let index = try scratch.read("out/index.html")
-        #expect(index.contains(#"<span class="status passed">1 passed</span> <span class="status failed">1 failed</span> <span class="status bad">1 bad</span>"#))
+        #expect(
+            index.contains(
+                #"<span class="status passed">1 passed</span> <span class="status failed">1 failed</span> <span class="status bad">1 bad</span>"#
+            ))
         #expect(index.contains(#"<div class="desc">what it shows</div>"#))
         #expect(index.contains(#"<pre class="first">t/fail.json:1:"#))
         #expect(index.contains(#": step 3: $.values.name: expected &quot;Akx&quot;, got &quot;Aki&quot;</pre>"#))
@@ -319,7 +324,9 @@ let tapPython: String? = {
 
     @Test func printableEscapesEveryControlCharacterAndLeavesTheRest() {
         #expect(Printable.line("plain 日本 \\ text") == "plain 日本 \\ text")
-        #expect(Printable.line("a\nb\rc\td\u{1B}[31m\u{7F}\u{85}\u{9B}\u{2028}\u{2029}") == #"a\nb\rc\td\u001b[31m\u007f\u0085\u009b\u2028\u2029"#)
+        #expect(
+            Printable.line("a\nb\rc\td\u{1B}[31m\u{7F}\u{85}\u{9B}\u{2028}\u{2029}")
+                == #"a\nb\rc\td\u001b[31m\u007f\u0085\u009b\u2028\u2029"#)
         #expect(Printable.line(Printable.line("x\ny")) == Printable.line("x\ny"))
     }
 
@@ -328,7 +335,8 @@ let tapPython: String? = {
         let scratch = try Scratch()
         try scratch.script("h/name.json", name: #""x\nPASS  h/forged.json — ok\r\u001b[2Knot ok 99 - forged\u2028# 9 passed""#)
         try scratch.script("h/fail.json", .failing, name: #""y\u0085BAD   h/forged.json""#)
-        try scratch.write("h/key.json", #"{"format": "quire.session/1", "flow": \#(Scratch.flow), "steps": [], "k\nh/key.json:9:9: $: forged": 1}"#)
+        try scratch.write(
+            "h/key.json", #"{"format": "quire.session/1", "flow": \#(Scratch.flow), "steps": [], "k\nh/key.json:9:9: $: forged": 1}"#)
         try scratch.script("h/file\nPASS  forged.json", .bad)
         return scratch
     }
@@ -340,7 +348,9 @@ let tapPython: String? = {
         #expect(lines.filter { $0.hasPrefix("PASS") }.count == 1)
         #expect(lines.filter { $0.hasPrefix("BAD") }.count == 2)
         #expect(lines.filter { $0.hasPrefix("FAIL") }.count == 1)
-        #expect(!run.stdout.contains("\u{1B}") && !run.stdout.contains("\r") && !run.stdout.contains("\u{2028}") && !run.stdout.contains("\u{85}"))
+        #expect(
+            !run.stdout.contains("\u{1B}") && !run.stdout.contains("\r") && !run.stdout.contains("\u{2028}")
+                && !run.stdout.contains("\u{85}"))
         #expect(!lines.contains { $0.hasPrefix("h/key.json:9:9") })
         #expect(run.stdout.contains(#"PASS  h/name.json — x\nPASS  h/forged.json — ok\r\u001b[2Knot ok 99 - forged\u2028# 9 passed"#))
         #expect(run.stdout.contains(#"unknown key 'k\nh/key.json:9:9: $: forged'"#))
@@ -373,10 +383,14 @@ let tapPython: String? = {
 
     @Test func noFlowCanForgeACheckDiagnostic() throws {
         let scratch = try Scratch()
-        try scratch.write("f.json", #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a"}], "x\nf.json:9:9: $: forged\u001b[2K": 1}"#)
+        try scratch.write(
+            "f.json", #"{"format": "quire.flow/1", "id": "f", "pages": [{"id": "a"}], "x\nf.json:9:9: $: forged\u001b[2K": 1}"#)
         let run = try quire(["check", "f.json"], in: scratch.url)
         #expect(run.status == 2)
-        #expect(run.stderr == #"f.json:1:63: $["x\nf.json:9:9: $: forged\u001b[2K"]: unknown key 'x\nf.json:9:9: $: forged\u001b[2K' in the flow"# + "\n1 of 1 flow rejected\n")
+        #expect(
+            run.stderr
+                == #"f.json:1:63: $["x\nf.json:9:9: $: forged\u001b[2K"]: unknown key 'x\nf.json:9:9: $: forged\u001b[2K' in the flow"#
+                + "\n1 of 1 flow rejected\n")
     }
 
     @Test func theProgressTotalCountsScriptsAndTheLineFitsTheTerminal() {
@@ -408,7 +422,8 @@ let tapPython: String? = {
 
     @Test func checkOnAFolderChecksEveryFlowInItAndSkipsScripts() throws {
         let scratch = try Scratch()
-        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("flows/mini.json"), to: scratch.url.appendingPathComponent("mini.json"))
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent("flows/mini.json"), to: scratch.url.appendingPathComponent("mini.json"))
         try scratch.script("script.json")
         try scratch.write("other.json", #"{"format": "something else"}"#)
         try scratch.write("deep/broken.json", #"{"format": "quire.flow/1", "id": "b", "pages": []}"#)

@@ -199,7 +199,8 @@ let benchmarks: @Sendable () -> Void = {
 
     let (snapshotSmall, snapshotLarge) = (snapshotSessions[snapshotSessions.count - 2], snapshotSessions.last!)
     Benchmark("ratio: snapshot + restore \(snapshotLarge.0) / \(snapshotSmall.0) fields", configuration: sideConfiguration) { benchmark in
-        let value = sideBySide(rounds: short ? 3 : 7, base: { snapshotAndRestore(snapshotSmall.1) }, other: { snapshotAndRestore(snapshotLarge.1) })
+        let value = sideBySide(
+            rounds: short ? 3 : 7, base: { snapshotAndRestore(snapshotSmall.1) }, other: { snapshotAndRestore(snapshotLarge.1) })
         benchmark.measurement(ratio, Int(value * 1000))
     }
 
@@ -255,11 +256,15 @@ let benchmarks: @Sendable () -> Void = {
 
     // Side by side: each baseline against Quire on the same bytes, alternating.
     let baselines: [(String, @Sendable ([UInt8]) -> Void)] = [
-        ("json-glib", { bytes in
-            blackHole(bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { quire_bench_json_glib_load($0.baseAddress, $0.count) }
-            })
-        }),
+        (
+            "json-glib",
+            { bytes in
+                blackHole(
+                    bytes.withUnsafeBufferPointer { buffer in
+                        buffer.withMemoryRebound(to: CChar.self) { quire_bench_json_glib_load($0.baseAddress, $0.count) }
+                    })
+            }
+        ),
         ("JSONDecoder", { bytes in blackHole(try! JSONDecoder().decode(DecodableFlow.self, from: Data(bytes))) }),
         ("JSONSerialization", { bytes in blackHole(try! JSONSerialization.jsonObject(with: Data(bytes))) }),
     ]

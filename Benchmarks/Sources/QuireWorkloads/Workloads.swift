@@ -17,10 +17,12 @@ public enum Workloads {
     /// text fields (`f<page>_<n>`, the last with `maxLength` 1,000), no animations.
     public static func eventFlow(fields: Int, animationMs: Int = 0, wrap: Bool = false) -> Flow {
         let pages = max(1, fields / 10)
-        var text = #"{"format": "quire.flow/1", "id": "bench", "title": "Benchmark", "paging": {"animationMs": \#(animationMs), "wrap": \#(wrap), "gate": "none"}, "pages": ["#
+        var text =
+            #"{"format": "quire.flow/1", "id": "bench", "title": "Benchmark", "paging": {"animationMs": \#(animationMs), "wrap": \#(wrap), "gate": "none"}, "pages": ["#
         for page in 0..<pages {
             if page > 0 { text += "," }
-            text += #"{"id": "p\#(page)", "title": "Page \#(page)", "fields": [{"id": "t\#(page)", "kind": "toggle", "label": "Show", "default": true}"#
+            text +=
+                #"{"id": "p\#(page)", "title": "Page \#(page)", "fields": [{"id": "t\#(page)", "kind": "toggle", "label": "Show", "default": true}"#
             for field in 1..<10 {
                 let condition = #""visibleIf": {"field": "t\#(page)", "equals": true}"#
                 let extra = field == 9 ? #", "maxLength": 1000"# : ""
@@ -98,7 +100,8 @@ public enum Workloads {
         var text = #"{"format": "quire.flow/1", "id": "large", "title": \#(localized("A large flow")), "pages": ["#
         for page in 0..<pages {
             if page > 0 { text += ",\n" }
-            text += #"{"id": "p\#(page)", "title": \#(localized("Page \(page)")), "body": \#(localized("Questions of page \(page), please answer them all")), "fields": ["#
+            text +=
+                #"{"id": "p\#(page)", "title": \#(localized("Page \(page)")), "body": \#(localized("Questions of page \(page), please answer them all")), "fields": ["#
             for field in 0..<25 {
                 if field > 0 { text += ",\n  " }
                 let id = "f\(page)_\(field)"
@@ -106,11 +109,14 @@ public enum Workloads {
                 case 0:
                     text += #"{"id": "\#(id)", "kind": "toggle", "label": \#(localized("Toggle \(field)")), "default": false}"#
                 case 1:
-                    text += #"{"id": "\#(id)", "kind": "choice", "label": \#(localized("Choice \(field)")), "options": [{"id": "a", "label": \#(localized("First"))}, {"id": "b", "label": \#(localized("Second"))}, {"id": "c", "label": \#(localized("Third"))}]}"#
+                    text +=
+                        #"{"id": "\#(id)", "kind": "choice", "label": \#(localized("Choice \(field)")), "options": [{"id": "a", "label": \#(localized("First"))}, {"id": "b", "label": \#(localized("Second"))}, {"id": "c", "label": \#(localized("Third"))}]}"#
                 case 2:
-                    text += #"{"id": "\#(id)", "kind": "duration", "label": \#(localized("Duration \(field)")), "default": 1800, "minuteInterval": 5}"#
+                    text +=
+                        #"{"id": "\#(id)", "kind": "duration", "label": \#(localized("Duration \(field)")), "default": 1800, "minuteInterval": 5}"#
                 default:
-                    text += #"{"id": "\#(id)", "kind": "text", "label": \#(localized("Text \(field)")), "placeholder": \#(localized("Type here")), "required": true, "maxLength": 200, "visibleIf": {"field": "f\#(page)_0", "equals": false}}"#
+                    text +=
+                        #"{"id": "\#(id)", "kind": "text", "label": \#(localized("Text \(field)")), "placeholder": \#(localized("Type here")), "required": true, "maxLength": 200, "visibleIf": {"field": "f\#(page)_0", "equals": false}}"#
                 }
             }
             text += "]}"
@@ -168,7 +174,8 @@ public struct DecodableFlow: Decodable {
 /// Hostile inputs whose cost was once quadratic (scripts/hostile-inputs has them as files): their
 /// times are benchmark rows, set against parsing the same bytes.
 public enum Hostile {
-    static let textFlow = #"{"format": "quire.flow/1", "id": "t", "paging": {"animationMs": 0}, "pages": [{"id": "p", "fields": [{"id": "note", "kind": "text"}]}]}"#
+    static let textFlow =
+        #"{"format": "quire.flow/1", "id": "t", "paging": {"animationMs": 0}, "pages": [{"id": "p", "fields": [{"id": "note", "kind": "text"}]}]}"#
 
     static func script(_ steps: [String]) -> [UInt8] {
         Array(#"{"format": "quire.session/1", "flow": \#(textFlow), "steps": [\#(steps.joined(separator: ","))]}"#.utf8)
@@ -178,7 +185,10 @@ public enum Hostile {
     /// that misses: trying every start would cost 25,000 × 25,000 comparisons.
     public static let halfNames = script(
         [#"{"tap": "note"}"#] + Array(repeating: #"{"type": "a"}"#, count: 50_000)
-            + [#"{"expectEmitted": ["# + Array(repeating: #""valueChanged""#, count: 25_000).joined(separator: ",") + #", "focusChanged"]}"#])
+            + [
+                #"{"expectEmitted": ["# + Array(repeating: #""valueChanged""#, count: 25_000).joined(separator: ",")
+                    + #", "focusChanged"]}"#
+            ])
 
     /// 20 unknown state keys and 20 unknown tap targets of 65,000 characters (bad input).
     public static let longNames: [UInt8] = {

@@ -78,17 +78,20 @@ public enum MainLoop {
         let work = Work(body)
         work.call = call
         let data = Unmanaged.passRetained(work).toOpaque()
-        call.id = g_idle_add_full(priority, { data in
-            let data = CPointer(data)
-            MainActor.assumeIsolated {
-                let work = Unmanaged<Work>.fromOpaque(data.raw!).takeUnretainedValue()
-                work.call?.ran = true
-                work.body()
-            }
-            return 0
-        }, data, { data in
-            Unmanaged<Work>.fromOpaque(data!).release()
-        })
+        call.id = g_idle_add_full(
+            priority,
+            { data in
+                let data = CPointer(data)
+                MainActor.assumeIsolated {
+                    let work = Unmanaged<Work>.fromOpaque(data.raw!).takeUnretainedValue()
+                    work.call?.ran = true
+                    work.body()
+                }
+                return 0
+            }, data,
+            { data in
+                Unmanaged<Work>.fromOpaque(data!).release()
+            })
         return call
     }
 }

@@ -398,15 +398,18 @@ public final class DrawingArea: Widget {
     /// Sets the draw function (the closure is released by GTK when replaced or when the area goes).
     public func setDraw(_ draw: @escaping Draw) {
         let data = Unmanaged.passRetained(SignalBox(draw)).toOpaque()
-        gtk_drawing_area_set_draw_func(quire_drawing_area(pointer), { _, cr, width, height, data in
-            let data = CPointer(data)
-            let cr = CPointer(cr)
-            MainActor.assumeIsolated {
-                Unmanaged<SignalBox<Draw>>.fromOpaque(data.raw!).takeUnretainedValue().handler(OpaquePointer(cr.raw!), width, height)
-            }
-        }, data, { data in
-            Unmanaged<SignalBox<Draw>>.fromOpaque(data!).release()
-        })
+        gtk_drawing_area_set_draw_func(
+            quire_drawing_area(pointer),
+            { _, cr, width, height, data in
+                let data = CPointer(data)
+                let cr = CPointer(cr)
+                MainActor.assumeIsolated {
+                    Unmanaged<SignalBox<Draw>>.fromOpaque(data.raw!).takeUnretainedValue().handler(OpaquePointer(cr.raw!), width, height)
+                }
+            }, data,
+            { data in
+                Unmanaged<SignalBox<Draw>>.fromOpaque(data!).release()
+            })
     }
 
     public func setContentSize(width: Int32 = -1, height: Int32 = -1) {

@@ -129,7 +129,9 @@ enum AppChrome {
         // The app's icon where meson-helper installed it; else the theme's timer icon (the dialog
         // would keep an empty square for a logo it cannot find).
         var logo = "alarm-symbolic"
-        if let display = gdk_display_get_default(), gtk_icon_theme_has_icon(gtk_icon_theme_get_for_display(display), QuireApplication.applicationID) != 0 {
+        if let display = gdk_display_get_default(),
+            gtk_icon_theme_has_icon(gtk_icon_theme_get_for_display(display), QuireApplication.applicationID) != 0
+        {
             logo = QuireApplication.applicationID
         }
         gtk_about_dialog_set_logo_icon_name(about, logo)

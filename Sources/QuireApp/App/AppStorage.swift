@@ -70,7 +70,9 @@ final class AppStorage {
     /// process leaves the last save whole, and the save is cheap enough for every event.
     @discardableResult
     func save(_ session: Session) -> String? {
-        write(String(decoding: session.snapshotData(includingFlow: false), as: UTF8.self), to: sessionPath, folder: stateFolder, durable: false)
+        write(
+            String(decoding: session.snapshotData(includingFlow: false), as: UTF8.self), to: sessionPath, folder: stateFolder,
+            durable: false)
     }
 
     func forgetSession() {
@@ -170,10 +172,11 @@ final class AppStorage {
     static func asidePath(for path: String) -> String {
         let now = g_date_time_new_now_local()
         defer { g_date_time_unref(now) }
-        let stamp = g_date_time_format(now, "%Y%m%d-%H%M%S").map { text in
-            defer { g_free(text) }
-            return String(cString: text)
-        } ?? "0"
+        let stamp =
+            g_date_time_format(now, "%Y%m%d-%H%M%S").map { text in
+                defer { g_free(text) }
+                return String(cString: text)
+            } ?? "0"
         let base = "\(path).corrupt-\(stamp)"
         var candidate = base
         var number = 2
@@ -189,9 +192,15 @@ final class AppStorage {
     /// being killed but not necessarily a power cut.
     private func write(_ text: String, to path: String, folder: String, durable: Bool = true) -> String? {
         if untouchable.contains(path) { return nil }
-        guard g_mkdir_with_parents(folder, 0o700) == 0 else { return "cannot create the folder \(folder): \(String(cString: strerror(errno)))" }
+        guard g_mkdir_with_parents(folder, 0o700) == 0 else {
+            return "cannot create the folder \(folder): \(String(cString: strerror(errno)))"
+        }
         var error: UnsafeMutablePointer<GError>?
-        let flags = durable ? GFileSetContentsFlags(rawValue: G_FILE_SET_CONTENTS_CONSISTENT.rawValue | G_FILE_SET_CONTENTS_DURABLE.rawValue | G_FILE_SET_CONTENTS_ONLY_EXISTING.rawValue) : G_FILE_SET_CONTENTS_CONSISTENT
+        let flags =
+            durable
+            ? GFileSetContentsFlags(
+                rawValue: G_FILE_SET_CONTENTS_CONSISTENT.rawValue | G_FILE_SET_CONTENTS_DURABLE.rawValue
+                    | G_FILE_SET_CONTENTS_ONLY_EXISTING.rawValue) : G_FILE_SET_CONTENTS_CONSISTENT
         let ok = text.withCString { g_file_set_contents_full(path, $0, -1, flags, 0o600, &error) }
         if ok != 0 { return nil }
         defer { if let error { g_error_free(error) } }

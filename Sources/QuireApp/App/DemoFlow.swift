@@ -7,67 +7,67 @@ public enum DemoFlow {
 
     /// The flow document, byte for byte, without its final newline.
     public static let json = #"""
-{
-  "format": "quire.flow/1",
-  "id": "focus-onboarding",
-  "title": {"en": "Welcome to Focus", "ja": "Focus へようこそ"},
-  "paging": {
-    "wrap": false, "swipe": true, "gate": "valid",
-    "indicator": {"style": "dots", "hidesForSinglePage": true},
-    "snapDistance": 0.5, "flingVelocity": 400, "animationMs": 250, "autoAdvanceMs": 0
-  },
-  "accessory": ["previous", "next", "flexibleSpace", "done"],
-  "pages": [
-    {
-      "id": "intro",
-      "title": {"en": "Welcome", "ja": "ようこそ"},
-      "body": {
-        "en": "Focus helps you work in short, timed sessions. This takes a minute to set up.",
-        "ja": "Focus は短い時間で集中して作業するためのアプリです。設定は1分ほどで終わります。"
-      }
-    },
-    {
-      "id": "profile",
-      "title": {"en": "About you", "ja": "あなたについて"},
-      "body": {"en": "Tell us what to call you.", "ja": "お名前を教えてください。"},
-      "fields": [
-        {"id": "userName", "kind": "text", "label": {"en": "Name", "ja": "名前"},
-         "placeholder": {"en": "Your name", "ja": "お名前"}, "required": true, "maxLength": 40},
-        {"id": "feedLanguage", "kind": "choice", "label": {"en": "Feed language", "ja": "フィードの言語"},
-         "default": "en",
-         "options": [
-           {"id": "en", "label": "English"},
-           {"id": "ja", "label": "日本語"}
-         ]}
-      ]
-    },
-    {
-      "id": "focus-setup",
-      "title": {"en": "Your focus time", "ja": "集中する時間"},
-      "body": {"en": "How long is one focus session?", "ja": "1回の集中時間はどれくらいですか?"},
-      "fields": [
-        {"id": "focusTime", "kind": "duration", "label": {"en": "Focus time", "ja": "集中時間"},
-         "default": 1500, "minuteInterval": 5, "min": 300, "max": 7200,
-         "accessory": ["cancel", "flexibleSpace", "done"]},
-        {"id": "reminders", "kind": "toggle", "label": {"en": "Remind me to take breaks", "ja": "休憩をリマインドする"},
-         "default": true}
-      ]
-    },
-    {
-      "id": "reminder-time",
-      "title": {"en": "Break reminder", "ja": "休憩のリマインダー"},
-      "visibleIf": {"field": "reminders", "equals": true},
-      "fields": [
-        {"id": "remindAfter", "kind": "duration", "label": {"en": "Remind me after", "ja": "リマインドまでの時間"},
-         "components": ["hours", "minutes", "seconds"], "default": 90, "min": 30, "max": 3600}
-      ]
-    },
-    {
-      "id": "finish",
-      "title": {"en": "All set", "ja": "準備完了"},
-      "body": {"en": "You can change these any time in Preferences.", "ja": "設定はいつでも変更できます。"}
-    }
-  ]
-}
-"""#
+        {
+          "format": "quire.flow/1",
+          "id": "focus-onboarding",
+          "title": {"en": "Welcome to Focus", "ja": "Focus へようこそ"},
+          "paging": {
+            "wrap": false, "swipe": true, "gate": "valid",
+            "indicator": {"style": "dots", "hidesForSinglePage": true},
+            "snapDistance": 0.5, "flingVelocity": 400, "animationMs": 250, "autoAdvanceMs": 0
+          },
+          "accessory": ["previous", "next", "flexibleSpace", "done"],
+          "pages": [
+            {
+              "id": "intro",
+              "title": {"en": "Welcome", "ja": "ようこそ"},
+              "body": {
+                "en": "Focus helps you work in short, timed sessions. This takes a minute to set up.",
+                "ja": "Focus は短い時間で集中して作業するためのアプリです。設定は1分ほどで終わります。"
+              }
+            },
+            {
+              "id": "profile",
+              "title": {"en": "About you", "ja": "あなたについて"},
+              "body": {"en": "Tell us what to call you.", "ja": "お名前を教えてください。"},
+              "fields": [
+                {"id": "userName", "kind": "text", "label": {"en": "Name", "ja": "名前"},
+                 "placeholder": {"en": "Your name", "ja": "お名前"}, "required": true, "maxLength": 40},
+                {"id": "feedLanguage", "kind": "choice", "label": {"en": "Feed language", "ja": "フィードの言語"},
+                 "default": "en",
+                 "options": [
+                   {"id": "en", "label": "English"},
+                   {"id": "ja", "label": "日本語"}
+                 ]}
+              ]
+            },
+            {
+              "id": "focus-setup",
+              "title": {"en": "Your focus time", "ja": "集中する時間"},
+              "body": {"en": "How long is one focus session?", "ja": "1回の集中時間はどれくらいですか?"},
+              "fields": [
+                {"id": "focusTime", "kind": "duration", "label": {"en": "Focus time", "ja": "集中時間"},
+                 "default": 1500, "minuteInterval": 5, "min": 300, "max": 7200,
+                 "accessory": ["cancel", "flexibleSpace", "done"]},
+                {"id": "reminders", "kind": "toggle", "label": {"en": "Remind me to take breaks", "ja": "休憩をリマインドする"},
+                 "default": true}
+              ]
+            },
+            {
+              "id": "reminder-time",
+              "title": {"en": "Break reminder", "ja": "休憩のリマインダー"},
+              "visibleIf": {"field": "reminders", "equals": true},
+              "fields": [
+                {"id": "remindAfter", "kind": "duration", "label": {"en": "Remind me after", "ja": "リマインドまでの時間"},
+                 "components": ["hours", "minutes", "seconds"], "default": 90, "min": 30, "max": 3600}
+              ]
+            },
+            {
+              "id": "finish",
+              "title": {"en": "All set", "ja": "準備完了"},
+              "body": {"en": "You can change these any time in Preferences.", "ja": "設定はいつでも変更できます。"}
+            }
+          ]
+        }
+        """#
 }

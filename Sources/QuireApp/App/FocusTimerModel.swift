@@ -74,12 +74,14 @@ final class FocusTimerModel {
     private func updateClock() {
         if timer.isRunning && sourceID == 0 {
             lastTime = g_get_monotonic_time()
-            sourceID = g_timeout_add_full(G_PRIORITY_DEFAULT, 1000, { data in
-                let data = CPointer(data)
-                return MainActor.assumeIsolated {
-                    Unmanaged<FocusTimerModel>.fromOpaque(data.raw!).takeUnretainedValue().second() ? 1 : 0
-                }
-            }, Unmanaged.passUnretained(self).toOpaque(), nil)
+            sourceID = g_timeout_add_full(
+                G_PRIORITY_DEFAULT, 1000,
+                { data in
+                    let data = CPointer(data)
+                    return MainActor.assumeIsolated {
+                        Unmanaged<FocusTimerModel>.fromOpaque(data.raw!).takeUnretainedValue().second() ? 1 : 0
+                    }
+                }, Unmanaged.passUnretained(self).toOpaque(), nil)
         } else if !timer.isRunning && sourceID != 0 {
             g_source_remove(sourceID)
             sourceID = 0

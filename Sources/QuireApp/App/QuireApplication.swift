@@ -416,7 +416,9 @@ public final class QuireApplication {
         var values = completion.values
         if completion.outcome == .finished {
             settingsOutcome = .finished
-            if let problem = storage.saveSettings(outcome: .finished, values: values) { printError("quire run: cannot save the settings: \(problem)") }
+            if let problem = storage.saveSettings(outcome: .finished, values: values) {
+                printError("quire run: cannot save the settings: \(problem)")
+            }
         } else if let previous = storage.settings() {
             values = previous.values
         } else {
@@ -456,10 +458,13 @@ public final class QuireApplication {
         let problem = storage.save(session)
         if options.saveStats { saveTimes.append(Double(g_get_monotonic_time() - start)) }
         let path = storage.sessionPath
-        if let message = autosaveReport.note(problem, { problem in
-            "quire run: cannot save the walkthrough in progress to \(path): \(problem); the last save is kept "
-                + "(said once, until a save works again)"
-        }) {
+        if let message = autosaveReport.note(
+            problem,
+            { problem in
+                "quire run: cannot save the walkthrough in progress to \(path): \(problem); the last save is kept "
+                    + "(said once, until a save works again)"
+            })
+        {
             printError(message)
         }
         return problem == nil
@@ -524,25 +529,27 @@ public final class QuireApplication {
         firstFrameActions.append(body)
         guard firstFrameActions.count == 1 else { return }
         let data = Unmanaged.passUnretained(self).toOpaque()
-        gtk_widget_add_tick_callback(quire_widget(window.pointer), { widget, clock, data in
-            let data = CPointer(data)
-            let clock = CPointer(clock.map(UnsafeMutableRawPointer.init))
-            MainActor.assumeIsolated {
-                let app = Unmanaged<QuireApplication>.fromOpaque(data.raw!).takeUnretainedValue()
-                guard let clock = clock.raw else { return }
-                let frames = FrameClock(clock)
-                frames.onAfterPaint { [weak app, weak frames] in
-                    guard let app, let frames, !app.firstFramePainted else { return }
-                    app.firstFramePainted = true
-                    frames.disconnectAll()
-                    let actions = app.firstFrameActions
-                    app.firstFrameActions.removeAll()
-                    for action in actions { action() }
+        gtk_widget_add_tick_callback(
+            quire_widget(window.pointer),
+            { widget, clock, data in
+                let data = CPointer(data)
+                let clock = CPointer(clock.map(UnsafeMutableRawPointer.init))
+                MainActor.assumeIsolated {
+                    let app = Unmanaged<QuireApplication>.fromOpaque(data.raw!).takeUnretainedValue()
+                    guard let clock = clock.raw else { return }
+                    let frames = FrameClock(clock)
+                    frames.onAfterPaint { [weak app, weak frames] in
+                        guard let app, let frames, !app.firstFramePainted else { return }
+                        app.firstFramePainted = true
+                        frames.disconnectAll()
+                        let actions = app.firstFrameActions
+                        app.firstFrameActions.removeAll()
+                        for action in actions { action() }
+                    }
+                    app.firstFrameClock = frames
                 }
-                app.firstFrameClock = frames
-            }
-            return 0
-        }, data, nil)
+                return 0
+            }, data, nil)
     }
 
     /// Time to the first frame, for measurements: `QUIRE_MEASURE_T0_US` is the launch time on the
@@ -616,14 +623,17 @@ final class GLibTimeout {
 
     init(milliseconds: UInt32, _ tick: @escaping Tick) {
         let box = Unmanaged.passRetained(SignalBox(tick)).toOpaque()
-        id = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
-            let data = CPointer(data)
-            return MainActor.assumeIsolated {
-                Unmanaged<SignalBox<Tick>>.fromOpaque(data.raw!).takeUnretainedValue().handler() ? 1 : 0
-            }
-        }, box, { data in
-            Unmanaged<SignalBox<Tick>>.fromOpaque(data!).release()
-        })
+        id = g_timeout_add_full(
+            G_PRIORITY_DEFAULT, milliseconds,
+            { data in
+                let data = CPointer(data)
+                return MainActor.assumeIsolated {
+                    Unmanaged<SignalBox<Tick>>.fromOpaque(data.raw!).takeUnretainedValue().handler() ? 1 : 0
+                }
+            }, box,
+            { data in
+                Unmanaged<SignalBox<Tick>>.fromOpaque(data!).release()
+            })
     }
 
     deinit {

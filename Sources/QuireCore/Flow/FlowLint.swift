@@ -175,7 +175,8 @@ public struct FlowLint: Sendable {
                 warnings.append(
                     Warning(
                         path: path + "visibleIf",
-                        message: "page '\(page.id)' can never be shown: its visibleIf is false for every value the fields it names can hold",
+                        message:
+                            "page '\(page.id)' can never be shown: its visibleIf is false for every value the fields it names can hold",
                         kind: .pageNeverVisible, page: pageIndex))
             } else if !outcomes[0].false {
                 warnings.append(
@@ -214,7 +215,8 @@ public struct FlowLint: Sendable {
                     warnings.append(
                         Warning(
                             path: path + key,
-                            message: "field '\(field.id)' can never be shown: its visibleIf is false for every value the fields it names can hold while its page is shown",
+                            message:
+                                "field '\(field.id)' can never be shown: its visibleIf is false for every value the fields it names can hold while its page is shown",
                             kind: .fieldNeverVisible, field: fieldIndex))
                     break
                 } else if key == "enabledIf" && !seen.true {
@@ -233,7 +235,8 @@ public struct FlowLint: Sendable {
                     warnings.append(
                         Warning(
                             path: path + key,
-                            message: "field '\(field.id)': \(key) is always true while \(key == "visibleIf" ? "its page" : "the field") is shown\(hint)",
+                            message:
+                                "field '\(field.id)': \(key) is always true while \(key == "visibleIf" ? "its page" : "the field") is shown\(hint)",
                             kind: .conditionAlwaysTrue, field: fieldIndex))
                 }
             }
@@ -339,7 +342,8 @@ public struct FlowLint: Sendable {
                 warnings.append(
                     Warning(
                         path: path + end.key,
-                        message: "field '\(field.id)': \(end.key) \(end.value) cannot be shown by the wheels (\(wheels)); the \(end.words) value a person can pick is \(end.reachable)",
+                        message:
+                            "field '\(field.id)': \(end.key) \(end.value) cannot be shown by the wheels (\(wheels)); the \(end.words) value a person can pick is \(end.reachable)",
                         kind: end.kind, field: fieldIndex))
             }
         }

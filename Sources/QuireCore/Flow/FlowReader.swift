@@ -474,7 +474,9 @@ struct FlowReader: JSONScanning {
         for key in Self.commonFieldKeys..<Self.fieldKeys.count where seen.has(key) {
             guard let kind, !Self.kindKeyRanges[kind].contains(key) else { continue }
             let name = "\(Self.fieldKeys[key])"
-            problem("'\(name)' belongs to \(Self.kindNames[Self.owner(of: key)]) fields, not \(Self.kindNames[kind]) fields", at: name, onKey: true)
+            problem(
+                "'\(name)' belongs to \(Self.kindNames[Self.owner(of: key)]) fields, not \(Self.kindNames[kind]) fields", at: name,
+                onKey: true)
         }
         for name in unknown {
             var message = "unknown key '\(name)' in a field"
@@ -754,7 +756,9 @@ struct FlowReader: JSONScanning {
             guard let name = document.string(entry, at: path + at, what: "an accessory item") else { continue }
             guard let item = AccessoryItem(rawValue: name) else {
                 var message = "unknown accessory item '\(name)'; items are \(names.joined(separator: ", "))"
-                if let near = DocumentReader.closest(to: name, in: names) { message = "unknown accessory item '\(name)'; did you mean '\(near)'?" }
+                if let near = DocumentReader.closest(to: name, in: names) {
+                    message = "unknown accessory item '\(name)'; did you mean '\(near)'?"
+                }
                 document.error(path + at, message)
                 continue
             }
@@ -820,7 +824,8 @@ struct FlowReader: JSONScanning {
             document.checkKeys(object, at: path(), allowed: ["field", "all", "any", "not"] + Self.comparisonKeys, what: "a condition")
             if document.problems.count + document.uncountedProblems == before {
                 document.error(
-                    path(), "a condition needs 'field' with one of \(Self.comparisonKeys.joined(separator: ", ")), or 'all', 'any' or 'not'")
+                    path(), "a condition needs 'field' with one of \(Self.comparisonKeys.joined(separator: ", ")), or 'all', 'any' or 'not'"
+                )
             }
             return nil
         }
@@ -849,7 +854,8 @@ struct FlowReader: JSONScanning {
             return nil
         }
         if name == scope.field {
-            document.error(path() + "field", "the condition names its own field '\(name)'; a field's conditions may name earlier fields only")
+            document.error(
+                path() + "field", "the condition names its own field '\(name)'; a field's conditions may name earlier fields only")
             return nil
         }
         guard declaredOrdinal < scope.ordinal else {
@@ -943,7 +949,8 @@ struct FlowReader: JSONScanning {
         switch field.kind {
         case .choice(let options):
             if case .string(let text) = value {
-                document.error(path(), "'\(text)' is not an option of '\(name)' (options: \(options.options.map(\.id).joined(separator: ", ")))")
+                document.error(
+                    path(), "'\(text)' is not an option of '\(name)' (options: \(options.options.map(\.id).joined(separator: ", ")))")
             } else {
                 document.error(path(), "'\(name)' is a choice; compare it with an option id, not \(value.typeName)")
             }
@@ -1074,7 +1081,8 @@ struct FlowReader: JSONScanning {
         let characters = usedScratch ? String(decoding: scratch, as: UTF8.self).count : makeString(range).count
         if characters > Flow.maxDisplayCharacters {
             problem(
-                "\(shown()) is \(characters) characters long; a display string has at most \(Flow.maxDisplayCharacters) (a longer text takes seconds to lay out)")
+                "\(shown()) is \(characters) characters long; a display string has at most \(Flow.maxDisplayCharacters) (a longer text takes seconds to lay out)"
+            )
         }
     }
 

@@ -52,7 +52,9 @@ public enum LayoutPolicy {
     static let spacing = Value.int(0...1_000)
     static let fraction = Value.double(0...1)
     static let chars = Value.int(-1...1_000)
-    static let purpose = Value.choice(["free-form", "alpha", "digits", "number", "phone", "url", "email", "name", "password", "pin", "terminal"])
+    static let purpose = Value.choice([
+        "free-form", "alpha", "digits", "number", "phone", "url", "email", "name", "password", "pin", "terminal",
+    ])
     static let hints = Value.flags([
         "none", "spellcheck", "no-spellcheck", "word-completion", "lowercase", "uppercase-chars", "uppercase-words",
         "uppercase-sentences", "inhibit-osk", "vertical-writing", "emoji", "no-emoji", "private",
@@ -92,7 +94,10 @@ public enum LayoutPolicy {
     /// Every class a layout may create (GtkBuilder `class` names, GTK 4.8's properties).
     public static let classes: [String: Class] = [
         "GtkBox": Class(
-            properties: ["orientation": orientation, "spacing": spacing, "homogeneous": .bool, "baseline-position": .choice(["top", "center", "bottom"])],
+            properties: [
+                "orientation": orientation, "spacing": spacing, "homogeneous": .bool,
+                "baseline-position": .choice(["top", "center", "bottom"]),
+            ],
             children: .many),
         "GtkCenterBox": Class(
             properties: ["orientation": orientation, "baseline-position": .choice(["top", "center", "bottom"])],
@@ -157,7 +162,9 @@ public enum LayoutPolicy {
             children: .none),
         "GtkSwitch": Class(properties: ["active": .bool, "state": .bool], children: .none),
         "GtkCheckButton": Class(
-            properties: ["label": .text, "use-underline": .bool, "active": .bool, "inconsistent": .bool, "group": .object(["GtkCheckButton"])],
+            properties: [
+                "label": .text, "use-underline": .bool, "active": .bool, "inconsistent": .bool, "group": .object(["GtkCheckButton"]),
+            ],
             children: .none),
         "GtkButton": Class(properties: ["label": .text, "use-underline": .bool, "has-frame": .bool], children: .one),
         "GtkSizeGroup": Class(
@@ -192,7 +199,8 @@ public enum LayoutPolicy {
         if property.hasSuffix("markup") {
             return "markup can hold links that open other programs; use 'label' or 'tooltip-text' (plain text)"
         }
-        if property.hasPrefix("bind-") || property == "buffer" || property == "completion" || property == "attributes" || property == "tabs" {
+        if property.hasPrefix("bind-") || property == "buffer" || property == "completion" || property == "attributes" || property == "tabs"
+        {
             return "it needs an object or a structure a layout cannot create"
         }
         return nil
@@ -260,7 +268,8 @@ public enum LayoutPolicy {
 
         mutating func onlyAttributes(_ element: LayoutXML.Element, _ allowed: [String], why: [String: String] = [:]) {
             for attribute in element.attributes where !allowed.contains(attribute.name) {
-                let reason = why[attribute.name].map { ": \($0)" } ?? (allowed.isEmpty ? "" : " (allowed: \(allowed.joined(separator: ", ")))")
+                let reason =
+                    why[attribute.name].map { ": \($0)" } ?? (allowed.isEmpty ? "" : " (allowed: \(allowed.joined(separator: ", ")))")
                 problem(attribute.offset, "the attribute '\(attribute.name)' is not allowed on <\(element.name)>\(reason)")
             }
         }
@@ -284,7 +293,9 @@ public enum LayoutPolicy {
             } else if let reason = Self.forbidden(element.name) {
                 problem(element.offset, reason)
             } else {
-                problem(element.offset, "the element <\(element.name)> is not allowed in <\(parent)> (allowed: \(allowed.joined(separator: ", ")))")
+                problem(
+                    element.offset,
+                    "the element <\(element.name)> is not allowed in <\(parent)> (allowed: \(allowed.joined(separator: ", ")))")
             }
         }
 
@@ -299,7 +310,8 @@ public enum LayoutPolicy {
                 problem(root.offset, "the root element is <\(root.name)>; a layout is an <interface>")
                 return
             }
-            onlyAttributes(root, [], why: ["domain": "translations are looked up in catalogs outside the flow's folder; give texts in the flow"])
+            onlyAttributes(
+                root, [], why: ["domain": "translations are looked up in catalogs outside the flow's folder; give texts in the flow"])
             noText(root)
             for child in root.children {
                 switch child.name {
@@ -424,7 +436,9 @@ public enum LayoutPolicy {
                     let types = rule.children.typed.keys.sorted()
                     problem(
                         element.offset,
-                        types.isEmpty ? "a \(className) takes no children" : "a \(className) takes children of a type only (\(types.joined(separator: ", ")))")
+                        types.isEmpty
+                            ? "a \(className) takes no children"
+                            : "a \(className) takes children of a type only (\(types.joined(separator: ", ")))")
                 } else if count > rule.children.plain {
                     problem(element.offset, "a \(className) takes at most \(rule.children.plain) child")
                 }
@@ -432,7 +446,8 @@ public enum LayoutPolicy {
             for object in objectsIn { self.object(object, depth: depth + 1, topLevel: false, parent: className) }
         }
 
-        mutating func property(_ element: LayoutXML.Element, of className: String, allowed: [String: Value], layoutOf parent: String? = nil) {
+        mutating func property(_ element: LayoutXML.Element, of className: String, allowed: [String: Value], layoutOf parent: String? = nil)
+        {
             onlyAttributes(
                 element, ["name", "translatable", "context", "comments"],
                 why: [
@@ -440,7 +455,10 @@ public enum LayoutPolicy {
                     "bind-flags": "bindings are not allowed in a layout",
                 ])
             for child in element.children {
-                problem(child.offset, child.name == "object" ? "a property's value cannot be an object in a layout" : "a <property> holds text only, not <\(child.name)>")
+                problem(
+                    child.offset,
+                    child.name == "object"
+                        ? "a property's value cannot be an object in a layout" : "a <property> holds text only, not <\(child.name)>")
             }
             guard let nameAttribute = element.attribute("name") else {
                 problem(element.offset, "a <property> needs a name")
@@ -449,7 +467,8 @@ public enum LayoutPolicy {
             if let translatable = element.attribute("translatable"), !["no", "false", "0"].contains(translatable.value.lowercased()) {
                 problem(
                     translatable.offset,
-                    "a translatable text is looked up in translation catalogs outside the flow's folder; give texts in the flow (translatable=\"no\" or none)")
+                    "a translatable text is looked up in translation catalogs outside the flow's folder; give texts in the flow (translatable=\"no\" or none)"
+                )
             }
             // GTK reads '_' in a property name as '-'.
             let name = String(nameAttribute.value.map { $0 == "_" ? "-" : $0 })
@@ -523,9 +542,12 @@ public enum LayoutPolicy {
                     problem(child.offset, "a style <class> needs a name")
                     continue
                 }
-                let valid = !name.value.isEmpty && name.value.utf8.count <= 64
+                let valid =
+                    !name.value.isEmpty && name.value.utf8.count <= 64
                     && name.value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-                if !valid { problem(name.offset, "'\(Self.clip(name.value))' is not a style class name (letters, digits, '-' and '_', at most 64)") }
+                if !valid {
+                    problem(name.offset, "'\(Self.clip(name.value))' is not a style class name (letters, digits, '-' and '_', at most 64)")
+                }
             }
         }
 
@@ -610,30 +632,37 @@ public enum LayoutPolicy {
                 }
                 guard classes[object.className] != nil else { continue }
                 guard classes[object.className]?.isWidget != false else {
-                    checked.problems.append(Problem(offset: object.offset, message: "the object '\(id)' is a \(object.className), not a widget"))
+                    checked.problems.append(
+                        Problem(offset: object.offset, message: "the object '\(id)' is a \(object.className), not a widget"))
                     continue
                 }
                 bound.insert(binding)
-                if let problem = PageLayout.widgetProblem(id: id, binding: binding, role: role(of: object.className), typeName: object.className, in: flow) {
+                if let problem = PageLayout.widgetProblem(
+                    id: id, binding: binding, role: role(of: object.className), typeName: object.className, in: flow)
+                {
                     checked.problems.append(Problem(offset: object.offset, message: problem.message))
                     continue
                 }
                 if binding == .root, !object.topLevel {
                     checked.problems.append(
-                        Problem(offset: object.offset, message: "the widget 'page:root' is inside another widget; it must be a top-level object of the layout"))
+                        Problem(
+                            offset: object.offset,
+                            message: "the widget 'page:root' is inside another widget; it must be a top-level object of the layout"))
                 }
             }
             // What the layout lacks comes last, placed at its first object (or its start).
             let root = checked.objects.first(where: \.topLevel)?.offset ?? 0
             missing = PageLayout.missing(bound, page: page, in: flow).map { Problem(offset: root, message: $0.message) }
         }
-        let ordered = checked.problems.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
+        let ordered =
+            checked.problems.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
             + missing
         let listed = ordered.prefix(problemLimit)
         let positions = SourcePosition.positions(of: listed.map(\.offset), in: bytes)
         var errors = listed.map { LayoutError("\(name):\(positions[$0.offset]!): \($0.message)") }
         if ordered.count > problemLimit {
-            errors.append(LayoutError("\(name): … and \(ordered.count - problemLimit) more problems (a layout lists its first \(problemLimit))"))
+            errors.append(
+                LayoutError("\(name): … and \(ordered.count - problemLimit) more problems (a layout lists its first \(problemLimit))"))
         }
         return errors
     }

@@ -182,7 +182,9 @@ struct LayoutXML {
                 at += 1
                 guard let open = stack.popLast() else { throw fail("</\(closing)> closes nothing", at: start) }
                 if open.name != closing {
-                    throw fail("</\(closing)> does not close <\(open.name)> (opened at \(SourcePosition(offset: open.offset, in: bytes)))", at: start)
+                    throw fail(
+                        "</\(closing)> does not close <\(open.name)> (opened at \(SourcePosition(offset: open.offset, in: bytes)))",
+                        at: start)
                 }
             } else if peek("<!--") {
                 try comment()
@@ -217,7 +219,9 @@ struct LayoutXML {
                     let attributeStart = at
                     let attributeName = try name()
                     skipSpace()
-                    guard at < bytes.count, bytes[at] == UInt8(ascii: "=") else { throw fail("'=' is expected after the attribute '\(attributeName)'") }
+                    guard at < bytes.count, bytes[at] == UInt8(ascii: "=") else {
+                        throw fail("'=' is expected after the attribute '\(attributeName)'")
+                    }
                     at += 1
                     skipSpace()
                     guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") || bytes[at] == UInt8(ascii: "'") else {
@@ -249,7 +253,9 @@ struct LayoutXML {
                 }
                 if !selfClosing {
                     if stack.count >= Self.maxDepth {
-                        throw fail("elements are nested more than \(Self.maxDepth) deep (objects nest at most \(LayoutPolicy.maxDepth) deep in a layout)", at: start)
+                        throw fail(
+                            "elements are nested more than \(Self.maxDepth) deep (objects nest at most \(LayoutPolicy.maxDepth) deep in a layout)",
+                            at: start)
                     }
                     stack.append(element)
                 }
@@ -298,7 +304,9 @@ struct LayoutXML {
                 } else if entity.hasPrefix("#") {
                     number = UInt32(entity.dropFirst(), radix: 10)
                 } else {
-                    throw fail("the entity '&\(entity);' is not one GtkBuilder reads (only &lt; &gt; &amp; &quot; &apos; and character references)", at: index)
+                    throw fail(
+                        "the entity '&\(entity);' is not one GtkBuilder reads (only &lt; &gt; &amp; &quot; &apos; and character references)",
+                        at: index)
                 }
                 guard let number, number != 0, let scalar = Unicode.Scalar(number) else {
                     throw fail("'&\(entity);' is not a character", at: index)

@@ -65,7 +65,9 @@ public enum PageLayout {
         if let problem = pathProblem(path) { return .failure(LayoutError(problem)) }
         guard let base = canonical(folder.isEmpty ? "." : folder) else {
             return .failure(
-                LayoutError("cannot read the layout '\(path)': the flow's folder cannot be read (\(FileProblem.describe(errno: errno, path: folder)))"))
+                LayoutError(
+                    "cannot read the layout '\(path)': the flow's folder cannot be read (\(FileProblem.describe(errno: errno, path: folder)))"
+                ))
         }
         let joined = (base == "/" ? "" : base) + "/" + path
         guard let target = canonical(joined) else {
@@ -75,7 +77,8 @@ public enum PageLayout {
         if !inside {
             return .failure(
                 LayoutError(
-                    "the layout '\(path)' leaves the flow's folder through a symbolic link; a layout is resolved inside the flow's folder only"))
+                    "the layout '\(path)' leaves the flow's folder through a symbolic link; a layout is resolved inside the flow's folder only"
+                ))
         }
         var info = stat()
         guard stat(target, &info) == 0 else {

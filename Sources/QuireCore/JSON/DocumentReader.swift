@@ -66,7 +66,9 @@ public struct DocumentReader: Sendable {
             return
         }
         problems.append(
-            Problem(path: path, onKey: true, message: "duplicate key '\(Self.lastKey(path))' (its first value is the one read)", offset: offset))
+            Problem(
+                path: path, onKey: true, message: "duplicate key '\(Self.lastKey(path))' (its first value is the one read)", offset: offset)
+        )
     }
 
     /// A problem recorded by another reader of the same document (repeated keys have an `offset`).
@@ -182,7 +184,10 @@ public struct DocumentReader: Sendable {
             return nil
         }
         guard range.contains(number) else {
-            error(path, "\(what) must be between \(JSONWriter.number(range.lowerBound)) and \(JSONWriter.number(range.upperBound)), not \(JSONWriter.number(number))")
+            error(
+                path,
+                "\(what) must be between \(JSONWriter.number(range.lowerBound)) and \(JSONWriter.number(range.upperBound)), not \(JSONWriter.number(number))"
+            )
             return nil
         }
         return number

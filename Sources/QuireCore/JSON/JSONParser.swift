@@ -437,7 +437,8 @@ public struct JSONParser {
                 case .cutOff: throw fail("invalid UTF-8: a character is cut off at the end of the document")
                 case .missingContinuation(let length):
                     throw fail(
-                        "invalid UTF-8: byte 0x\(lead) is not followed by the \(length - 1) continuation byte\(length > 2 ? "s" : "") it needs (is the file saved as Latin-1 or another encoding rather than UTF-8?)")
+                        "invalid UTF-8: byte 0x\(lead) is not followed by the \(length - 1) continuation byte\(length > 2 ? "s" : "") it needs (is the file saved as Latin-1 or another encoding rather than UTF-8?)"
+                    )
                 case .overlongOrSurrogate: throw fail("invalid UTF-8: an overlong or surrogate encoding")
                 }
             }

@@ -246,7 +246,8 @@ extension Session {
             draftDisplay = display(editing.draft, of: definition)
             for (at, option) in choice.options.enumerated() {
                 options.append(
-                    OptionPresentation(id: option.id, label: option.label?.resolve(locale) ?? option.id, selected: editing.draft == .choice(at)))
+                    OptionPresentation(
+                        id: option.id, label: option.label?.resolve(locale) ?? option.id, selected: editing.draft == .choice(at)))
             }
         case .text:
             returnKeyTitle = effectiveReturnKey(field) == .next ? strings.next : strings.done

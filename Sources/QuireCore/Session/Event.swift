@@ -180,9 +180,13 @@ extension Event {
         }
         switch key {
         case "tap":
-            guard case .string(let name) = value else { return fail("'tap' takes a string such as a field id or 'button:next', not \(value.typeName)") }
+            guard case .string(let name) = value else {
+                return fail("'tap' takes a string such as a field id or 'button:next', not \(value.typeName)")
+            }
             guard let target = TapTarget(name) else {
-                return fail("'\(name)' is not a tap target (a field id, background, indicator:left|right|N, button:back|next|skip|finish|cancel, accessory:ITEM)")
+                return fail(
+                    "'\(name)' is not a tap target (a field id, background, indicator:left|right|N, button:back|next|skip|finish|cancel, accessory:ITEM)"
+                )
             }
             return .success(.tap(target))
         case "key":

@@ -36,7 +36,8 @@ extension Flow {
         for (pageIndex, page) in pages.enumerated() {
             let pagePath = JSONPath.root + "pages" + pageIndex
             if let condition = page.visibleIf {
-                sites.append(ConditionSite(page: pageIndex, field: nil, key: .visibleIf, condition: condition, path: pagePath + "visibleIf"))
+                sites.append(
+                    ConditionSite(page: pageIndex, field: nil, key: .visibleIf, condition: condition, path: pagePath + "visibleIf"))
             }
             for field in page.fieldRange {
                 let path = pagePath + "fields" + (field - page.fieldRange.lowerBound)

@@ -214,9 +214,12 @@ extension Session {
             session.input = restoreInput(input, at: path + "input", session: session, reader: &document)
         }
         if let auto = object["autoAdvance"].flatMap({ document.object($0, at: path + "autoAdvance", what: "autoAdvance") }) {
-            session.autoAdvance.active = auto["active"].flatMap { document.bool($0, at: path + "autoAdvance" + "active", what: "active") } ?? false
+            session.autoAdvance.active =
+                auto["active"].flatMap { document.bool($0, at: path + "autoAdvance" + "active", what: "active") } ?? false
             session.autoAdvance.elapsed = Int64(
-                auto["elapsedUs"].flatMap { document.integer($0, at: path + "autoAdvance" + "elapsedUs", what: "elapsedUs", in: 0...maxElapsed) } ?? 0)
+                auto["elapsedUs"].flatMap {
+                    document.integer($0, at: path + "autoAdvance" + "elapsedUs", what: "elapsedUs", in: 0...maxElapsed)
+                } ?? 0)
         }
         if let completed = object["completed"], completed != .null,
             let result = document.object(completed, at: path + "completed", what: "completed")
@@ -422,7 +425,9 @@ struct SnapshotReader: JSONScanning {
                 skipWhitespace()
                 let keyAt = at
                 let key = try anyKey()
-                let field = usedScratch ? flow.fieldIndex(of: String(decoding: scratch, as: UTF8.self)) : self.field(named: key, from: next, of: flow)
+                let field =
+                    usedScratch
+                    ? flow.fieldIndex(of: String(decoding: scratch, as: UTF8.self)) : self.field(named: key, from: next, of: flow)
                 let id = field.map { ids[$0] } ?? (usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key))
                 try colon()
                 steps.append(.name(id))
@@ -497,7 +502,9 @@ struct SnapshotReader: JSONScanning {
                 steps.append(.index(index))
                 if try peek() == UInt8(ascii: "\"") {
                     let key = try scanString()
-                    let field = usedScratch ? flow.fieldIndex(of: String(decoding: scratch, as: UTF8.self)) : self.field(named: key, from: next, of: flow)
+                    let field =
+                        usedScratch
+                        ? flow.fieldIndex(of: String(decoding: scratch, as: UTF8.self)) : self.field(named: key, from: next, of: flow)
                     if let field {
                         touched[field] = true
                         next = field + 1

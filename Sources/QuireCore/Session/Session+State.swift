@@ -92,7 +92,8 @@ extension Session {
                 return TransitionState(from: from, to: from, progress: animationProgress, interactive: false)
             }
             let covered = min(1, max(0, (position - Double(from)) / distance))
-            return TransitionState(from: from, to: animation.announced ?? normalize(animation.target), progress: covered, interactive: false)
+            return TransitionState(
+                from: from, to: animation.announced ?? normalize(animation.target), progress: covered, interactive: false)
         case .dragging(let drag):
             let distance = abs(position - Double(from))
             guard let revealed = drag.revealed else {

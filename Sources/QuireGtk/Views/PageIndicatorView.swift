@@ -28,7 +28,6 @@ final class PageIndicatorView: SessionView {
     /// The accessible label last set ("Page 2 of 4").
     var accessibleLabel: String { label }
 
-
     init(host: SessionHost) {
         self.host = host
         focusWidget = area.attachValueProxy(role: GTK_ACCESSIBLE_ROLE_SLIDER)

@@ -126,7 +126,8 @@ final class LoadedLayout {
             switch binding {
             case .root:
                 if gtk_widget_get_parent(quire_widget(object)) != nil {
-                    problems.append(LayoutError("the widget 'page:root' is inside another widget; it must be a top-level object of the layout"))
+                    problems.append(
+                        LayoutError("the widget 'page:root' is inside another widget; it must be a top-level object of the layout"))
                 }
                 root = object
             case .pageTitle: title = object
