@@ -5,6 +5,8 @@ import QuireCore
 import Testing
 
 @testable import QuireGtk
+@testable import QuireApp
+@testable import GtkBindings
 
 /// A field's label longer than 80 characters (`FieldPresentation.stacksLabel`) is shown above its
 /// control across the row, with a minimum width of 20 characters; a short one stays beside it
