@@ -105,10 +105,15 @@ public enum FileWalker {
                 if errno != 0 { return .failure(Errno(errno)) }
                 break
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            let (name, isUTF8) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.prefix(while: { $0 != 0 })
+                return (String(decoding: bytes, as: UTF8.self), String(validating: bytes, as: UTF8.self) != nil)
             }
-            if name != "." && name != ".." { names.append((name, entry.pointee.d_type)) }
+            // A name that is not UTF-8 cannot be opened by its decoded String: its type is then
+            // not taken from the listing, and the lookup by that String finds nothing, as for
+            // any entry that vanished.
+            let type = isUTF8 ? entry.pointee.d_type : UInt8(DT_UNKNOWN)
+            if name != "." && name != ".." { names.append((name, type)) }
         }
         return .success(names)
     }
