@@ -144,11 +144,7 @@ extension JSONScanning {
             var object = JSONObject()
             guard try beginObject() else { return .object(object) }
             repeat {
-                skipWhitespace()
-                let keyAt = at
-                let key = try anyKey()
-                let name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key)
-                try colon()
+                let (name, keyAt) = try memberName()
                 steps.append(.name(name))
                 if object.position(of: name) != nil {
                     try duplicate(keyAt: keyAt, read: false)
@@ -213,6 +209,17 @@ extension JSONScanning {
 
     /// A member's key and its `:`. Unknown keys are the caller's (`others` keeps the ones met,
     /// to tell a repeated one).
+    /// A member's name, read up to and including its colon, and where its key starts (for a
+    /// repeated key's problem).
+    mutating func memberName() throws(JSONScanError) -> (name: String, keyAt: Int) {
+        skipWhitespace()
+        let keyAt = at
+        let key = try anyKey()
+        let name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key)
+        try colon()
+        return (name, keyAt)
+    }
+
     mutating func memberKey(_ keys: [StaticString], _ seen: inout KeysSeen, others: inout [String]) throws(JSONScanError) -> MemberKey {
         skipWhitespace()
         let keyAt = at

@@ -374,11 +374,7 @@ struct SnapshotReader: JSONScanning {
         var object = JSONObject(minimumCapacity: Session.snapshotKeys.count)
         if try beginObject() {
             repeat {
-                skipWhitespace()
-                let keyAt = at
-                let key = try anyKey()
-                let name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key)
-                try colon()
+                let (name, keyAt) = try memberName()
                 steps.append(.name(name))
                 if object.position(of: name) != nil {
                     try duplicate(keyAt: keyAt)
