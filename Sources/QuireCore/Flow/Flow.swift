@@ -75,18 +75,9 @@ public struct Flow: Sendable, Equatable {
 /// `paging`: how pages move (CONTRACT §1–§2).
 /// A field's kind and page: what most events need to know about a field.
 struct FieldTraits: Sendable, Hashable {
-    enum Kind: UInt8, Sendable, Hashable {
-        case text, duration, choice, toggle
-
-        init(_ kind: Field.Kind) {
-            switch kind {
-            case .text: self = .text
-            case .duration: self = .duration
-            case .choice: self = .choice
-            case .toggle: self = .toggle
-            }
-        }
-    }
+    /// The kind without its settings: the presentation's kind (one byte, like any enum without
+    /// payloads).
+    typealias Kind = FieldPresentation.Kind
 
     let kind: Kind
     let page: Int
