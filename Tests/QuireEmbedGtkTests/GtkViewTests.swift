@@ -8,7 +8,6 @@ import Testing
 @testable import QuireEmbed
 @testable import QuireEmbedGtk
 @testable import QuireGtk
-@testable import QuireApp
 @testable import GtkBindings
 
 /// `quire_engine_gtk_view_new`: the walkthrough view over an engine a C app owns. These need a
