@@ -47,7 +47,7 @@ import Testing
         var session = Session(flow: try demo())
         session.reducedMotion = true
         session.run(.tap(.button(.next)))
-        #expect(session.currentIndex == 1 && session.position == 1 && session.transition == nil)
+        #expect(session.currentIndex == 1 && session.paging.position == 1 && session.transition == nil)
         #expect(!session.pager.needsClock)
         let flow = try Flow.load(
             json:

@@ -59,37 +59,39 @@ import Testing
         let count = after.pageCount
         let index = after.currentIndex
         if !(0..<count).contains(index) { return "page index \(index) outside 0..<\(count)" }
-        if !after.pageVisible[after.currentPage] { return "the current page is hidden" }
+        if !after.answers.pageVisible[after.paging.currentPage] { return "the current page is hidden" }
         // The visible index is kept as pages turn and appear, not counted per event.
-        let counted = after.pageVisible[..<after.currentPage].filter { $0 }.count
+        let counted = after.answers.pageVisible[..<after.paging.currentPage].filter { $0 }.count
         if index != counted { return "current index \(index) kept, \(counted) counted" }
-        if after.transition == nil && after.position != Double(index) {
-            return "settled at position \(after.position), page \(index)"
+        if after.transition == nil && after.paging.position != Double(index) {
+            return "settled at position \(after.paging.position), page \(index)"
         }
         if let transition = after.transition, !(0..<count).contains(transition.to) {
             return "transition to \(transition.to) outside 0..<\(count)"
         }
         // A drag is always laid out against the pages and answers as they are now (input during
         // the drag moves it at once): laying it out again with the same offset changes nothing.
-        if case .dragging(let drag) = after.motion {
+        if case .dragging(let drag) = after.paging.motion {
             var relaid = after
             let relaidNotes = relaid.send(.dragUpdate(dx: drag.dx))
             if relaid != after || !relaidNotes.isEmpty { return "the drag was not laid out against the pages as they are" }
         }
-        if let input = after.input {
+        if let input = after.focusChain.input {
             // At most one first responder (by construction), and it is a legal one.
-            if !after.canFocus(input.field) || after.flow.fields[input.field].page != after.currentPage {
+            if !after.canFocus(input.field) || after.flow.fields[input.field].page != after.paging.currentPage {
                 return "first responder \(after.flow.fields[input.field].id) cannot be one"
             }
         }
         // The first responder is kept as plain fields: with none they are at rest (so equal
         // sessions compare equal field by field), and `input` read and written back changes nothing.
-        if !after.hasInput && (after.inputDraft != .null || after.inputOriginal != .null || after.inputWheel != 0) {
+        if !after.focusChain.hasInput
+            && (after.focusChain.draft != .null || after.focusChain.original != .null || after.focusChain.wheel != 0)
+        {
             return "no first responder, but its fields are not at rest"
         }
-        if (after.input == nil) == after.hasInput { return "input and hasInput disagree" }
+        if (after.focusChain.input == nil) == after.focusChain.hasInput { return "input and hasInput disagree" }
         var rewritten = after
-        rewritten.input = after.input
+        rewritten.focusChain.input = after.focusChain.input
         if rewritten != after { return "input read and written back changed the session" }
         if before.completion != nil {
             if after != before { return "the session changed after completion" }
@@ -99,8 +101,8 @@ import Testing
             return "completed more than once"
         }
         // A committed value changes only with a valueChanged for its field, carrying the new value.
-        for (field, definition) in after.flow.fields.enumerated() where before.values[field] != after.values[field] {
-            let expected = SessionNotification.valueChanged(field: definition.id, value: definition.json(after.values[field]))
+        for (field, definition) in after.flow.fields.enumerated() where before.answers.values[field] != after.answers.values[field] {
+            let expected = SessionNotification.valueChanged(field: definition.id, value: definition.json(after.answers.values[field]))
             if !notes.contains(expected) { return "\(definition.id) changed without valueChanged" }
         }
         return nil

@@ -245,7 +245,7 @@ import Testing
                     "seed \(seed): \(before.unicodeScalars.map { String($0.value, radix: 16) }) + \(piece)")
             }
             let text: String = session.at("values.t")?.stringValue ?? ""
-            #expect(session.textLengths[0] == text.count, "seed \(seed)")
+            #expect(session.answers.textLengths[0] == text.count, "seed \(seed)")
         }
     }
 
@@ -261,7 +261,7 @@ import Testing
         while !expected.isEmpty {
             expected.removeLast()
             #expect(session.send(.key(.backSpace)) == [.valueChanged(field: "t", value: .string(expected))])
-            #expect(session.textLengths[0] == expected.count)
+            #expect(session.answers.textLengths[0] == expected.count)
         }
         #expect(session.send(.key(.backSpace)) == [.ignored(event: "key", target: "BackSpace", reason: .emptyText)])
     }

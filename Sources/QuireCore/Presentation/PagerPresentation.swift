@@ -22,15 +22,15 @@ extension Session {
     public var pager: PagerPresentation {
         var animating = false
         var dragging = false
-        switch motion {
+        switch paging.motion {
         case .animating: animating = true
         case .dragging: dragging = true
         case nil: break
         }
         // Reduced motion pauses auto-advance: nothing counts, so no clock is asked for.
-        let counting = motion == nil && autoAdvance.active && !reducedMotion
+        let counting = paging.motion == nil && paging.autoAdvance.active && !reducedMotion
         return PagerPresentation(
-            position: position, count: pageCount, wraps: flow.paging.wrap, isDragging: dragging,
+            position: paging.position, count: pageCount, wraps: flow.paging.wrap, isDragging: dragging,
             needsClock: completion == nil && (animating || counting),
             swipeEnabled: flow.paging.swipe && completion == nil)
     }

@@ -122,7 +122,7 @@ extension Session {
         let page = page(atVisible: index)
         let definition = flow.pages[page]
         var fields: [FieldPresentation] = []
-        for field in definition.fieldRange where fieldVisible[field] {
+        for field in definition.fieldRange where answers.fieldVisible[field] {
             fields.append(presentField(field))
         }
         return PagePresentation(
@@ -146,7 +146,7 @@ extension Session {
     public func presentField(_ field: Int) -> FieldPresentation {
         let definition = flow.fields[field]
         let strings = Strings(locale: locale)
-        let value = values[field]
+        let value = answers.values[field]
         var placeholder = ""
         var isOn: Bool? = nil
         switch definition.kind {
@@ -154,13 +154,14 @@ extension Session {
         case .duration, .choice: placeholder = strings.notSet
         case .toggle: isOn = value == .toggle(true)
         }
-        let code = touched[field] ? fieldError[field] : nil
+        let code = answers.touched[field] ? answers.fieldError[field] : nil
         return FieldPresentation(
             id: definition.id, kind: FieldPresentation.Kind(definition.kind), label: definition.label?.resolve(locale) ?? definition.id,
-            display: display(value, of: definition), placeholder: placeholder, enabled: fieldEnabled[field],
-            focused: inputField == field, required: fieldRequired[field],
+            display: display(value, of: definition), placeholder: placeholder, enabled: answers.fieldEnabled[field],
+            focused: focusChain.field == field, required: answers.fieldRequired[field],
             error: code.map { errorText($0, field: definition) }, errorCode: code, isOn: isOn,
-            accessibleDescription: code.map { errorText($0, field: definition) } ?? (fieldRequired[field] ? strings.requiredField : nil))
+            accessibleDescription: code.map { errorText($0, field: definition) }
+                ?? (answers.fieldRequired[field] ? strings.requiredField : nil))
     }
 
     /// A value as fronts show it, in the session's locale.
@@ -214,7 +215,7 @@ extension Session {
     }
 
     func presentInput() -> InputPresentation? {
-        guard let editing = input else { return nil }
+        guard let editing = focusChain.input else { return nil }
         let field = editing.field
         let definition = flow.fields[field]
         let strings = Strings(locale: locale)

@@ -7,7 +7,7 @@
 /// The same propagation runs over two stores (`Derivation`): the session's own arrays, and an
 /// `Outlook` — the differences an open picker's draft would make once committed — which decisions
 /// read without changing the session.
-protocol Derivation: Answers {
+protocol Derivation: AnswerLookup {
     mutating func storeValue(_ field: Int, _ value: FieldValue)
     mutating func storePageVisible(_ page: Int, _ visible: Bool)
     mutating func storeFlags(_ field: Int, visible: Bool, enabled: Bool, required: Bool)
@@ -16,7 +16,7 @@ protocol Derivation: Answers {
     var queue: NodeQueue { get set }
 }
 
-extension Answers {
+extension AnswerLookup {
     /// The value conditions see: `null` for a hidden field.
     func effectiveValue(_ field: Int) -> FieldValue {
         isFieldVisible(field) ? value(field) : .null
@@ -150,56 +150,42 @@ struct NodeQueue: Sendable, Hashable {
 // MARK: The session's own store
 
 extension Session: Derivation {
-    func value(_ field: Int) -> FieldValue { values[field] }
-    func isPageVisible(_ page: Int) -> Bool { pageVisible[page] }
-    func isFieldVisible(_ field: Int) -> Bool { fieldVisible[field] }
-    func isFieldEnabled(_ field: Int) -> Bool { fieldEnabled[field] }
-    func isFieldRequired(_ field: Int) -> Bool { fieldRequired[field] }
-    func error(_ field: Int) -> ValidationCode? { fieldError[field] }
+    func value(_ field: Int) -> FieldValue { answers.values[field] }
+    func isPageVisible(_ page: Int) -> Bool { answers.pageVisible[page] }
+    func isFieldVisible(_ field: Int) -> Bool { answers.fieldVisible[field] }
+    func isFieldEnabled(_ field: Int) -> Bool { answers.fieldEnabled[field] }
+    func isFieldRequired(_ field: Int) -> Bool { answers.fieldRequired[field] }
+    func error(_ field: Int) -> ValidationCode? { answers.fieldError[field] }
 
-    mutating func storeValue(_ field: Int, _ value: FieldValue) { values[field] = value }
+    mutating func storeValue(_ field: Int, _ value: FieldValue) { answers.values[field] = value }
 
     mutating func storePageVisible(_ page: Int, _ visible: Bool) {
-        pageVisible[page] = visible
-        visiblePages.add(page, visible ? 1 : -1)
-        if page < currentPage { keptCurrentIndex += visible ? 1 : -1 }
+        answers.setPageVisible(page, visible)
+        paging.pageVisibilityChanged(page, visible)
     }
 
     mutating func storeFlags(_ field: Int, visible: Bool, enabled: Bool, required: Bool) {
-        fieldVisible[field] = visible
-        fieldEnabled[field] = enabled
-        fieldRequired[field] = required
+        answers.setFlags(field, visible: visible, enabled: enabled, required: required)
     }
 
     mutating func storeError(_ field: Int, _ error: ValidationCode?) {
-        let old = fieldError[field]
-        fieldError[field] = error
-        let page = flow.fieldTraits[field].page
-        if old == nil {
-            pageErrorCount[page] += 1
-            if pageErrorCount[page] == 1 { pagesWithErrors.add(page, 1) }
-        } else if error == nil {
-            pageErrorCount[page] -= 1
-            if pageErrorCount[page] == 0 { pagesWithErrors.add(page, -1) }
-        }
+        answers.setError(field, onPage: flow.fieldTraits[field].page, error)
     }
 
-    /// Evaluates every node from scratch (at start and on restore).
+    /// Evaluates every node from scratch (at start).
     mutating func rebuildDerived() {
         for page in flow.pages.indices {
-            pageVisible[page] = holds(flow.pages[page].visibleIf, otherwise: true)
+            answers.resetPageVisible(page, holds(flow.pages[page].visibleIf, otherwise: true))
             for field in flow.pages[page].fieldRange {
                 _ = recompute(field: field)
             }
         }
-        visiblePages = FenwickTree(flags: pageVisible)
-        pagesWithErrors = FenwickTree(flags: pageErrorCount.map { $0 > 0 })
-        keptCurrentIndex = visiblePages.prefix(currentPage)
+        answers.rebuildPageTrees()
     }
 
     /// Sets a field's value for real.
     mutating func setValue(_ field: Int, _ value: FieldValue) {
-        values[field] = value
+        answers.values[field] = value
         answerChanged(field)
     }
 
@@ -208,8 +194,8 @@ extension Session: Derivation {
     /// resigns (committing its draft).
     mutating func answerChanged(_ field: Int) {
         reevaluate(afterChangeOf: field)
-        let editing = inputField
-        if editing >= 0, !(fieldVisible[editing] && fieldEnabled[editing]) {
+        let editing = focusChain.field
+        if editing >= 0, !(answers.fieldVisible[editing] && answers.fieldEnabled[editing]) {
             resign(commit: true)
         }
     }
@@ -218,7 +204,7 @@ extension Session: Derivation {
     func errors(onPage page: Int) -> [FieldError] {
         var errors: [FieldError] = []
         for field in flow.pages[page].fieldRange {
-            if let code = fieldError[field] { errors.append(FieldError(field: flow.fieldIDs[field], code: code)) }
+            if let code = answers.fieldError[field] { errors.append(FieldError(field: flow.fieldIDs[field], code: code)) }
         }
         return errors
     }

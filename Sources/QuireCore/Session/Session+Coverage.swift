@@ -74,10 +74,10 @@ extension Flow {
 
 extension Session {
     /// The page shown when settled, as an index of `flow.pages`.
-    public var currentPageIndex: Int { currentPage }
+    public var currentPageIndex: Int { paging.currentPage }
 
     /// The first responder, as an index of `flow.fields`.
-    public var firstResponderIndex: Int? { hasInput ? inputField : nil }
+    public var firstResponderIndex: Int? { focusChain.hasInput ? focusChain.field : nil }
 
     /// How `site`'s condition is decided now, or nil while it does not matter: a field's
     /// `visibleIf` while its page is hidden, its `enabledIf` and `requiredIf` while it is hidden.
@@ -85,24 +85,24 @@ extension Session {
         // Read from the flags the session keeps up to date (each is its condition's value as
         // last evaluated), without evaluating anything: coverage reads every condition after
         // every event.
-        guard let field = site.field else { return pageVisible[site.page] }
-        guard pageVisible[site.page] else { return nil }
+        guard let field = site.field else { return answers.pageVisible[site.page] }
+        guard answers.pageVisible[site.page] else { return nil }
         switch site.key {
         case .visibleIf:
-            return fieldVisible[field]
+            return answers.fieldVisible[field]
         case .enabledIf:
-            return fieldVisible[field] ? fieldEnabled[field] : nil
+            return answers.fieldVisible[field] ? answers.fieldEnabled[field] : nil
         case .requiredIf:
-            guard fieldVisible[field] else { return nil }
-            if !site.requiredAnyway { return fieldRequired[field] }
+            guard answers.fieldVisible[field] else { return nil }
+            if !site.requiredAnyway { return answers.fieldRequired[field] }
             return holds(site.condition, otherwise: false)
         }
     }
 
     /// Calls `body` with each revealed error (field index and code), in field order.
     public func forEachShownError(_ body: (Int, ValidationCode) -> Void) {
-        for field in flow.fields.indices where touched[field] {
-            if let code = fieldError[field] { body(field, code) }
+        for field in flow.fields.indices where answers.touched[field] {
+            if let code = answers.fieldError[field] { body(field, code) }
         }
     }
 }

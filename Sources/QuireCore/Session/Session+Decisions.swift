@@ -50,7 +50,7 @@ extension Session {
     /// exists (the indicator shown, the dot among the dots shown), then the target's state (a
     /// disabled button, then the move itself: hidden, at an end, the same page).
     func decideMove(_ request: MoveRequest, by control: MoveControl = .key) -> MoveDecision {
-        if case .dragging = motion { return .ignore(.dragInProgress) }
+        if case .dragging = paging.motion { return .ignore(.dragInProgress) }
         if case .indicator = control, indicatorHidden { return .ignore(.indicatorHidden) }
         if case .dot(let dot) = request, !(dot >= 0 && dot < pageCount) { return .ignore(.noSuchPage) }
         if case .button(let enabled) = control, !enabled { return .ignore(.disabled) }
@@ -60,10 +60,10 @@ extension Session {
 
     /// The move itself, judged on `answers`: the values as they will be once the open draft
     /// commits (the session itself when there is no draft to commit).
-    func decideMove(_ request: MoveRequest, in answers: some Answers) -> MoveDecision {
+    func decideMove(_ request: MoveRequest, in answers: some AnswerLookup) -> MoveDecision {
         let count = answers.visibleCount
         let heading: Double
-        if case .animating(let animation) = motion { heading = animation.target } else { heading = Double(currentIndex) }
+        if case .animating(let animation) = paging.motion { heading = animation.target } else { heading = Double(currentIndex) }
         let headingIndex = Self.normalize(heading, count: count)
         let headingPage = answers.page(atVisible: headingIndex)
         let target: Double
@@ -107,7 +107,7 @@ extension Session {
     }
 
     /// The errors of the pages in `start..<end` (flow pages): what blocks a forward move.
-    func blockers(from start: Int, to end: Int, in answers: some Answers) -> [Blocker] {
+    func blockers(from start: Int, to end: Int, in answers: some AnswerLookup) -> [Blocker] {
         var blockers: [Blocker] = []
         var next = answers.nextPageWithErrors(from: start)
         while let page = next, page < end {
@@ -144,13 +144,13 @@ extension Session {
         return Self.dragNeighbour(from: anchor, direction, in: self)
     }
 
-    static func dragNeighbour(from anchor: Double, _ direction: Int, in answers: some Answers) -> DragNeighbour {
+    static func dragNeighbour(from anchor: Double, _ direction: Int, in answers: some AnswerLookup) -> DragNeighbour {
         let count = answers.visibleCount
         guard count > 1 else { return .none }
         let target = anchor.rounded() + Double(direction)
-        let paging = answers.flow.paging
-        if !paging.wrap && !(target >= 0 && target <= Double(count - 1)) { return .none }
-        if direction > 0 && paging.gate == .valid {
+        let settings = answers.flow.paging
+        if !settings.wrap && !(target >= 0 && target <= Double(count - 1)) { return .none }
+        if direction > 0 && settings.gate == .valid {
             let page = answers.page(atVisible: Self.normalize(anchor, count: count))
             if answers.pageHasErrors(page) { return .held }
         }
@@ -163,7 +163,7 @@ extension Session {
         return dragBlockers(from: anchor, in: self)
     }
 
-    func dragBlockers(from anchor: Double, in answers: some Answers) -> [Blocker] {
+    func dragBlockers(from anchor: Double, in answers: some AnswerLookup) -> [Blocker] {
         let page = answers.page(atVisible: Self.normalize(anchor, count: answers.visibleCount))
         return blockers(from: page, to: page + 1, in: answers)
     }
@@ -188,17 +188,17 @@ extension Session {
     /// the width towards. A neighbour that is not there (an end) springs back; one the gate holds
     /// is refused.
     func decideRelease(_ drag: Drag, velocity vx: Double) -> ReleaseDecision {
-        let paging = flow.paging
+        let settings = flow.paging
         let direction: Int
-        if abs(vx) >= paging.flingVelocity {
+        if abs(vx) >= settings.flingVelocity {
             // vx < 0 is towards the next page. The nearest page strictly that way from the
             // position (positions within 1e-9 of a page count as on it), kept within one page
             // of the anchor.
-            let page = vx < 0 ? (position + 1e-9).rounded(.down) + 1 : (position - 1e-9).rounded(.up) - 1
+            let page = vx < 0 ? (paging.position + 1e-9).rounded(.down) + 1 : (paging.position - 1e-9).rounded(.up) - 1
             direction = Int(min(1, max(-1, page - drag.anchor)))
         } else {
             let covered = rawOffset(drag)
-            direction = covered >= paging.snapDistance ? 1 : covered <= -paging.snapDistance ? -1 : 0
+            direction = covered >= settings.snapDistance ? 1 : covered <= -settings.snapDistance ? -1 : 0
         }
         guard direction != 0 else { return .springBack }
         switch dragNeighbour(from: drag.anchor, direction) {
@@ -223,11 +223,11 @@ extension Session {
         return decideFinish(in: self)
     }
 
-    func decideFinish(in answers: some Answers) -> FinishDecision {
-        if let page = answers.nextPageWithErrors(from: 0), page <= currentPage {
+    func decideFinish(in answers: some AnswerLookup) -> FinishDecision {
+        if let page = answers.nextPageWithErrors(from: 0), page <= paging.currentPage {
             return .refuse(page: page, blockers(from: page, to: page + 1, in: answers))
         }
-        let index = answers.visibleIndex(ofPage: currentPage)
+        let index = answers.visibleIndex(ofPage: paging.currentPage)
         if index < answers.visibleCount - 1 { return .advance(index: index + 1) }
         return .complete
     }
@@ -246,12 +246,14 @@ extension Session {
 
     /// The field a focus move from the first responder (or nothing) goes to; nil: none.
     func focusTarget(_ move: FocusMove) -> Int? {
-        let field = hasInput ? inputField : nil
-        if draftChangesValue { return Self.focusTarget(move, from: field, onPage: currentPage, in: Outlook(committingDraftOf: self)) }
-        return Self.focusTarget(move, from: field, onPage: currentPage, in: self)
+        let field = focusChain.hasInput ? focusChain.field : nil
+        if draftChangesValue {
+            return Self.focusTarget(move, from: field, onPage: paging.currentPage, in: Outlook(committingDraftOf: self))
+        }
+        return Self.focusTarget(move, from: field, onPage: paging.currentPage, in: self)
     }
 
-    static func focusTarget(_ move: FocusMove, from field: Int?, onPage page: Int, in answers: some Answers) -> Int? {
+    static func focusTarget(_ move: FocusMove, from field: Int?, onPage page: Int, in answers: some AnswerLookup) -> Int? {
         switch move {
         case .tab(let forward):
             return neighbour(of: field, onPage: page, forward: forward, wrapping: false, in: answers)
@@ -270,7 +272,7 @@ extension Session {
 
     /// The next (or previous) field of `page` that can become first responder.
     static func neighbour(
-        of field: Int?, onPage page: Int, forward: Bool, wrapping: Bool, in answers: some Answers
+        of field: Int?, onPage page: Int, forward: Bool, wrapping: Bool, in answers: some AnswerLookup
     ) -> Int? {
         let range = answers.flow.pages[page].fieldRange
         guard !range.isEmpty else { return nil }

@@ -6,7 +6,7 @@ extension Session {
         switch target {
         case .field(let id): tapField(id, event)
         case .background:
-            if hasInput { resign(commit: true) } else { ignore(event, .noFirstResponder) }
+            if focusChain.hasInput { resign(commit: true) } else { ignore(event, .noFirstResponder) }
         case .indicatorLeft: tapIndicator(step: -1, event)
         case .indicatorRight: tapIndicator(step: 1, event)
         case .indicatorPage(let index): tapIndicator(page: index, event)
@@ -18,11 +18,11 @@ extension Session {
     /// Why a field cannot take a tap now, if it cannot, in the precedence of `IgnoreReason.Tier`:
     /// a transition, then an unknown field, then the field's state.
     func tapRefusal(_ field: Int?) -> IgnoreReason? {
-        if motion != nil { return .transitionInProgress }
+        if paging.motion != nil { return .transitionInProgress }
         guard let field else { return .unknownField }
-        if flow.fieldTraits[field].page != currentPage { return .otherPage }
-        if !fieldVisible[field] { return .hidden }
-        if !fieldEnabled[field] { return .disabled }
+        if flow.fieldTraits[field].page != paging.currentPage { return .otherPage }
+        if !answers.fieldVisible[field] { return .hidden }
+        if !answers.fieldEnabled[field] { return .disabled }
         return nil
     }
 
@@ -33,15 +33,15 @@ extension Session {
         let definition = flow.fields[field]
         if case .toggle = definition.kind {
             // A toggle never becomes first responder; it resigns whatever is, committing it.
-            if hasInput { resign(commit: true) }
+            if focusChain.hasInput { resign(commit: true) }
             guard tapRefusal(field) == nil else { return }
-            touched[field] = true
-            let value = FieldValue.toggle(values[field] != .toggle(true))
+            answers.touched[field] = true
+            let value = FieldValue.toggle(answers.values[field] != .toggle(true))
             setValue(field, value)
             emit(.valueChanged(field: id, value: definition.json(value)))
             return
         }
-        if inputField == field {
+        if focusChain.field == field {
             // A second tap toggles a picker (commit and resign); a text field stays first responder.
             if flow.fieldTraits[field].isPicker { resign(commit: true) }
             return
@@ -63,16 +63,13 @@ extension Session {
     /// commit may hide or disable `field` (a tap on a field that the draft hides): then the move
     /// only committed and resigned.
     mutating func focus(_ field: Int) {
-        let previous = inputField
+        let previous = focusChain.field
         if previous >= 0 { resign(commit: true, handingOff: true) }
-        guard canFocus(field), flow.fieldTraits[field].page == currentPage else {
+        guard canFocus(field), flow.fieldTraits[field].page == paging.currentPage else {
             if previous >= 0 { emit(.focusChanged(from: flow.fieldIDs[previous], to: nil)) }
             return
         }
-        inputField = field
-        inputDraft = initialDraft(field)
-        inputOriginal = values[field]
-        inputWheel = 0
+        focusChain.take(field, draft: initialDraft(field), original: answers.values[field])
         let id = flow.fieldIDs[field]
         emit(.focusChanged(from: previous >= 0 ? flow.fieldIDs[previous] : nil, to: id))
         emit(.inputPresented(field: id, view: view(of: field)))
@@ -81,7 +78,7 @@ extension Session {
     /// The draft a picker opens with: the field's value, else the snapped `min` (a duration) or
     /// the first option (a choice); `.null` for text.
     func initialDraft(_ field: Int) -> FieldValue {
-        let value = values[field]
+        let value = answers.values[field]
         switch flow.fields[field].kind {
         case .duration(let options):
             if case .duration = value { return value }
@@ -97,17 +94,17 @@ extension Session {
     /// Resigns the first responder. Pickers commit their draft unless `commit` is false (cancel,
     /// Escape); text has no draft. The field's error is revealed from now on.
     mutating func resign(commit: Bool, handingOff: Bool = false) {
-        let field = inputField
+        let field = focusChain.field
         guard field >= 0 else { return }
         let id = flow.fieldIDs[field]
         let isPicker = flow.fieldTraits[field].isPicker
         // Text has no draft: only a picker's is read (moved out before the fields are cleared).
         var draft = FieldValue.null
-        if isPicker { swap(&draft, &inputDraft) }
-        clearInput()
-        touched[field] = true
+        if isPicker { swap(&draft, &focusChain.draft) }
+        focusChain.clear()
+        answers.touched[field] = true
         emit(.inputDismissed(field: id, committed: commit))
-        if commit && isPicker && draft != values[field] {
+        if commit && isPicker && draft != answers.values[field] {
             setValue(field, draft)
             emit(.valueChanged(field: id, value: flow.fields[field].json(draft)))
         }
@@ -130,7 +127,7 @@ extension Session {
     // MARK: Accessory toolbar
 
     mutating func tapAccessory(_ item: AccessoryItem, _ event: Event) {
-        guard let editing = input else { return ignore(event, .noFirstResponder) }
+        guard let editing = focusChain.input else { return ignore(event, .noFirstResponder) }
         guard accessoryItems(of: editing.field).contains(item) else { return ignore(event, .notInAccessory) }
         switch item {
         case .previous, .next:
@@ -155,8 +152,8 @@ extension Session {
         case .return:
             pressReturn(event)
         case .escape:
-            guard hasInput else { return ignore(event, .noFirstResponder) }
-            resign(commit: !flow.fieldTraits[inputField].isPicker)
+            guard focusChain.hasInput else { return ignore(event, .noFirstResponder) }
+            resign(commit: !flow.fieldTraits[focusChain.field].isPicker)
         case .backSpace:
             backSpace(event)
         case .up, .down, .left, .right, .pageUp, .pageDown, .home, .end:
@@ -167,16 +164,16 @@ extension Session {
     /// `Tab` / `shift+Tab`. Past the last field (before the first) the first responder resigns, committing its
     /// draft: keyboard focus leaves the chain for the page's own controls (`keyboardFocus`).
     mutating func pressTab(forward: Bool, _ event: Event) {
-        guard motion == nil else { return ignore(event, .transitionInProgress) }
+        guard paging.motion == nil else { return ignore(event, .transitionInProgress) }
         guard let target = focusTarget(.tab(forward: forward)) else {
-            return hasInput ? resign(commit: true) : ignore(event, .noEditableField)
+            return focusChain.hasInput ? resign(commit: true) : ignore(event, .noEditableField)
         }
         focus(target)
     }
 
     /// Arrows and paging keys: the open picker's, else page moves.
     mutating func pressArrow(_ key: Key, _ event: Event) {
-        if let editing = input {
+        if let editing = focusChain.input {
             arrow(key, in: editing, event)
         } else {
             switch key {
@@ -190,14 +187,14 @@ extension Session {
     }
 
     mutating func pressReturn(_ event: Event) {
-        guard hasInput else { return ignore(event, .noFirstResponder) }
-        guard flow.fieldTraits[inputField].kind == .text else { return resign(commit: true) }
+        guard focusChain.hasInput else { return ignore(event, .noFirstResponder) }
+        guard flow.fieldTraits[focusChain.field].kind == .text else { return resign(commit: true) }
         if let next = focusTarget(.returnKey) { focus(next) } else { resign(commit: true) }
     }
 
     /// What Return shows on a text field's keyboard: `next` or `done`.
     func effectiveReturnKey(_ field: Int) -> ReturnKey {
-        guard inputField == field, flow.fieldTraits[field].kind == .text else { return .done }
+        guard focusChain.field == field, flow.fieldTraits[field].kind == .text else { return .done }
         return focusTarget(.returnKey) != nil ? .next : .done
     }
 
@@ -220,7 +217,7 @@ extension Session {
             case .left, .right:
                 let wheel = editing.selectedWheel + (key == .right ? 1 : -1)
                 guard wheel >= 0 && wheel < options.components.count else { return ignore(event, .atEnd) }
-                inputWheel = wheel
+                focusChain.wheel = wheel
             default:
                 ignore(event, .firstResponderActive)
             }
@@ -237,9 +234,9 @@ extension Session {
     }
 
     mutating func setDraft(_ draft: FieldValue) {
-        let field = inputField
-        guard field >= 0, inputDraft != draft else { return }
-        inputDraft = draft
+        let field = focusChain.field
+        guard field >= 0, focusChain.draft != draft else { return }
+        focusChain.draft = draft
         let definition = flow.fields[field]
         emit(.draftChanged(field: definition.id, draft: definition.json(draft)))
     }
@@ -247,14 +244,14 @@ extension Session {
     // MARK: Pickers
 
     mutating func turn(_ component: DurationComponent, by steps: Int) {
-        guard let editing = input, case .duration(let options) = flow.fields[editing.field].kind,
+        guard let editing = focusChain.input, case .duration(let options) = flow.fields[editing.field].kind,
             case .duration(let seconds) = editing.draft
         else { return }
         setDraft(.duration(options.spin(seconds, component, by: steps)))
     }
 
     mutating func spin(_ component: DurationComponent, by steps: Int, _ event: Event) {
-        guard let editing = input, case .duration(let options) = flow.fields[editing.field].kind else {
+        guard let editing = focusChain.input, case .duration(let options) = flow.fields[editing.field].kind else {
             return ignore(event, .noDurationPicker)
         }
         guard options.components.contains(component) else { return ignore(event, .noSuchWheel) }
@@ -262,7 +259,7 @@ extension Session {
     }
 
     mutating func select(_ option: String, _ event: Event) {
-        guard let editing = input, case .choice(let options) = flow.fields[editing.field].kind else {
+        guard let editing = focusChain.input, case .choice(let options) = flow.fields[editing.field].kind else {
             return ignore(event, .noChoiceList)
         }
         guard let index = options.index(of: option) else { return ignore(event, .unknownOption) }
@@ -272,7 +269,7 @@ extension Session {
     // MARK: Text (UIKeyInput)
 
     mutating func type(_ text: String, _ event: Event) {
-        guard hasInput else { return ignore(event, .noFirstResponder) }
+        guard focusChain.hasInput else { return ignore(event, .noFirstResponder) }
         guard !text.isEmpty else { return ignore(event, .emptyText) }
         // A newline in the text acts as Return; the rest goes to whoever is first responder then.
         // Every newline (LF, CR LF, CR) holds a CR or LF byte.
@@ -288,34 +285,34 @@ extension Session {
 
     mutating func insert(_ text: String, _ event: Event) {
         guard !text.isEmpty else { return }
-        let field = inputField
+        let field = focusChain.field
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         let traits = flow.fieldTraits[field]
         guard traits.kind == .text else { return ignore(event, .notTextInput) }
         // The new length without counting the whole text again: only the last cluster can join
         // the inserted text (a combining mark, a second regional indicator).
         let length: Int
-        if case .text(let current) = values[field], let last = current.last {
-            length = textLengths[field] - 1 + (String(last) + text).count
+        if case .text(let current) = answers.values[field], let last = current.last {
+            length = answers.textLengths[field] - 1 + (String(last) + text).count
         } else {
             length = text.count
         }
         if length > traits.high {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
-        textLengths[field] = length
-        let edited = values[field].editText { $0.append(text) }
+        answers.textLengths[field] = length
+        let edited = answers.values[field].editText { $0.append(text) }
         answerChanged(field)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
     }
 
     mutating func backSpace(_ event: Event) {
-        let field = inputField
+        let field = focusChain.field
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
-        guard case .text(let text) = values[field], !text.isEmpty else { return ignore(event, .emptyText) }
-        textLengths[field] -= 1
-        let edited = values[field].editText { $0.removeSubrange($0.index(before: $0.endIndex)...) }
+        guard case .text(let text) = answers.values[field], !text.isEmpty else { return ignore(event, .emptyText) }
+        answers.textLengths[field] -= 1
+        let edited = answers.values[field].editText { $0.removeSubrange($0.index(before: $0.endIndex)...) }
         answerChanged(field)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
     }
@@ -326,13 +323,13 @@ extension Session {
     /// text as it was; the edit is never cut to fit. Line breaks in `replacement` are text here
     /// (`type` is the event whose newline acts as Return).
     mutating func edit(from: Int, to: Int, _ replacement: String, _ event: Event) {
-        let field = inputField
+        let field = focusChain.field
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         let traits = flow.fieldTraits[field]
         guard traits.kind == .text else { return ignore(event, .notTextInput) }
         guard from < to || !replacement.isEmpty else { return ignore(event, .emptyText) }
         let current: String
-        if case .text(let text) = values[field] { current = text } else { current = "" }
+        if case .text(let text) = answers.values[field] { current = text } else { current = "" }
         let scalars = current.unicodeScalars
         guard let start = scalars.index(scalars.startIndex, offsetBy: from, limitedBy: scalars.endIndex),
             let end = scalars.index(start, offsetBy: to - from, limitedBy: scalars.endIndex)
@@ -345,8 +342,8 @@ extension Session {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
         // A field that had no text yet gets one even when the edit gives back what it held.
-        if case .text = values[field], edited == current { return }
-        textLengths[field] = length
+        if case .text = answers.values[field], edited == current { return }
+        answers.textLengths[field] = length
         setValue(field, .text(edited))
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
     }

@@ -96,7 +96,7 @@ extension Session {
     func keyboardStops(atIndex index: Int) -> [KeyboardStop] {
         guard completion == nil, index >= 0, index < pageCount else { return [] }
         var stops: [KeyboardStop] = [.cancel]
-        for field in flow.pages[visiblePages.find(index)].fieldRange
+        for field in flow.pages[answers.visiblePages.find(index)].fieldRange
         where flow.fieldTraits[field].kind == .toggle && isFieldVisible(field) && isFieldEnabled(field) {
             stops.append(.toggle(flow.fieldIDs[field]))
         }

@@ -1,6 +1,6 @@
 /// What every decision reads: the answers and what they derive, either as they are (the session)
 /// or as they will be once the open picker's draft commits (an `Outlook`).
-protocol Answers {
+protocol AnswerLookup {
     var flow: Flow { get }
     func value(_ field: Int) -> FieldValue
     func isPageVisible(_ page: Int) -> Bool
@@ -27,41 +27,28 @@ protocol Answers {
     func nextPageWithErrors(from page: Int) -> Int?
 }
 
-extension Session: Answers {
-    func textLength(_ field: Int) -> Int { textLengths[field] }
-    var visibleCount: Int { visiblePages.total }
-    func visibleIndex(ofPage page: Int) -> Int { visiblePages.prefix(page) }
-    func page(atVisible index: Int) -> Int { visiblePages.find(index) }
-
-    func nextVisiblePage(after page: Int) -> Int? {
-        let before = visiblePages.prefix(page + 1)
-        return before < visiblePages.total ? visiblePages.find(before) : nil
-    }
-
-    func previousVisiblePage(before page: Int) -> Int? {
-        let before = visiblePages.prefix(page)
-        return before > 0 ? visiblePages.find(before - 1) : nil
-    }
-
-    func pageHasErrors(_ page: Int) -> Bool { pageErrorCount[page] > 0 }
-
-    func nextPageWithErrors(from page: Int) -> Int? {
-        let before = pagesWithErrors.prefix(page)
-        return before < pagesWithErrors.total ? pagesWithErrors.find(before) : nil
-    }
+extension Session: AnswerLookup {
+    func textLength(_ field: Int) -> Int { answers.textLengths[field] }
+    var visibleCount: Int { answers.visibleCount }
+    func visibleIndex(ofPage page: Int) -> Int { answers.visibleIndex(ofPage: page) }
+    func page(atVisible index: Int) -> Int { answers.page(atVisible: index) }
+    func nextVisiblePage(after page: Int) -> Int? { answers.nextVisiblePage(after: page) }
+    func previousVisiblePage(before page: Int) -> Int? { answers.previousVisiblePage(before: page) }
+    func pageHasErrors(_ page: Int) -> Bool { answers.pageHasErrors(page) }
+    func nextPageWithErrors(from page: Int) -> Int? { answers.nextPageWithErrors(from: page) }
 
     /// Whether committing the open picker's draft would change its field's value: only then do
     /// decisions need an `Outlook`.
     var draftChangesValue: Bool {
-        let field = inputField
+        let field = focusChain.field
         guard field >= 0, flow.fieldTraits[field].isPicker else { return false }
-        return inputDraft != values[field]
+        return focusChain.draft != answers.values[field]
     }
 }
 
 /// The differences an open picker's draft makes once committed, over the session as it is. Its
 /// size follows what the draft changes (the same nodes a commit would evaluate), not the flow.
-struct Outlook: Derivation, Answers {
+struct Outlook: Derivation, AnswerLookup {
     struct FieldState: Hashable {
         var visible: Bool
         var enabled: Bool
@@ -82,22 +69,22 @@ struct Outlook: Derivation, Answers {
     /// the session: the draft's consequences are propagated into the overlay.
     init(committingDraftOf session: Session) {
         base = session
-        if session.hasInput { assign(session.inputField, session.inputDraft) }
+        if session.focusChain.hasInput { assign(session.focusChain.field, session.focusChain.draft) }
     }
 
     var flow: Flow { base.flow }
 
     func value(_ field: Int) -> FieldValue {
         if let answered, answered.field == field { return answered.value }
-        return base.values[field]
+        return base.answers.values[field]
     }
-    func isPageVisible(_ page: Int) -> Bool { pages[page] ?? base.pageVisible[page] }
-    func isFieldVisible(_ field: Int) -> Bool { fields[field]?.visible ?? base.fieldVisible[field] }
-    func isFieldEnabled(_ field: Int) -> Bool { fields[field]?.enabled ?? base.fieldEnabled[field] }
-    func isFieldRequired(_ field: Int) -> Bool { fields[field]?.required ?? base.fieldRequired[field] }
-    func error(_ field: Int) -> ValidationCode? { fields[field].map(\.error) ?? base.fieldError[field] }
+    func isPageVisible(_ page: Int) -> Bool { pages[page] ?? base.answers.pageVisible[page] }
+    func isFieldVisible(_ field: Int) -> Bool { fields[field]?.visible ?? base.answers.fieldVisible[field] }
+    func isFieldEnabled(_ field: Int) -> Bool { fields[field]?.enabled ?? base.answers.fieldEnabled[field] }
+    func isFieldRequired(_ field: Int) -> Bool { fields[field]?.required ?? base.answers.fieldRequired[field] }
+    func error(_ field: Int) -> ValidationCode? { fields[field].map(\.error) ?? base.answers.fieldError[field] }
     /// Drafts are picker values: text answers are the session's.
-    func textLength(_ field: Int) -> Int { base.textLengths[field] }
+    func textLength(_ field: Int) -> Int { base.answers.textLengths[field] }
 
     mutating func storeValue(_ field: Int, _ value: FieldValue) { answered = (field, value) }
     mutating func storePageVisible(_ page: Int, _ visible: Bool) { pages[page] = visible }
@@ -105,8 +92,8 @@ struct Outlook: Derivation, Answers {
     private func state(_ field: Int) -> FieldState {
         fields[field]
             ?? FieldState(
-                visible: base.fieldVisible[field], enabled: base.fieldEnabled[field],
-                required: base.fieldRequired[field], error: base.fieldError[field])
+                visible: base.answers.fieldVisible[field], enabled: base.answers.fieldEnabled[field],
+                required: base.answers.fieldRequired[field], error: base.answers.fieldError[field])
     }
 
     mutating func storeFlags(_ field: Int, visible: Bool, enabled: Bool, required: Bool) {
@@ -128,7 +115,7 @@ struct Outlook: Derivation, Answers {
 
     /// +1 for a page the draft shows, -1 for one it hides, 0 otherwise.
     private func visibilityChange(_ page: Int) -> Int {
-        guard let visible = pages[page], visible != base.pageVisible[page] else { return 0 }
+        guard let visible = pages[page], visible != base.answers.pageVisible[page] else { return 0 }
         return visible ? 1 : -1
     }
 
@@ -169,12 +156,12 @@ struct Outlook: Derivation, Answers {
         return [candidate, shown].compactMap { $0 }.max()
     }
 
-    func pageHasErrors(_ page: Int) -> Bool { base.pageErrorCount[page] + Int32(errorDelta[page] ?? 0) > 0 }
+    func pageHasErrors(_ page: Int) -> Bool { base.answers.pageErrorCount[page] + Int32(errorDelta[page] ?? 0) > 0 }
 
     func nextPageWithErrors(from page: Int) -> Int? {
         var candidate = base.nextPageWithErrors(from: page)
         while let cleared = candidate, !pageHasErrors(cleared) { candidate = base.nextPageWithErrors(from: cleared + 1) }
-        let added = errorDelta.keys.lazy.filter { $0 >= page && self.base.pageErrorCount[$0] == 0 && self.pageHasErrors($0) }.min()
+        let added = errorDelta.keys.lazy.filter { $0 >= page && self.base.answers.pageErrorCount[$0] == 0 && self.pageHasErrors($0) }.min()
         return [candidate, added].compactMap { $0 }.min()
     }
 }

@@ -16,10 +16,10 @@
 /// and is normalized when it completes; `currentPage` changes only then.
 extension Session {
     /// How many pages are visible now.
-    public var pageCount: Int { visiblePages.total }
+    public var pageCount: Int { answers.visiblePages.total }
 
     /// The visible index of the current page.
-    public var currentIndex: Int { keptCurrentIndex }
+    public var currentIndex: Int { paging.currentIndex }
 
     /// The visible index a (possibly wrapped) position stands for, among the pages visible now.
     func normalize(_ position: Double) -> Int { Self.normalize(position, count: pageCount) }
@@ -68,7 +68,7 @@ extension Session {
 
     /// Reveals what blocks a move and says so.
     mutating func refuse(_ reason: Refusal, _ blockers: [Blocker]) {
-        for blocker in blockers { touched[blocker.field] = true }
+        for blocker in blockers { answers.touched[blocker.field] = true }
         emit(.refused(reason: reason, errors: blockers.map { FieldError(field: flow.fieldIDs[$0.field], code: $0.code) }))
     }
 
@@ -77,31 +77,31 @@ extension Session {
     /// committing its draft; a spring-back to the page shown leaves both alone.
     mutating func animate(to target: Double, index: Int) {
         let from = currentIndex
-        var animation = Animation(start: position, target: target, announced: motion?.announced)
+        var animation = Animation(start: paging.position, target: target, announced: paging.motion?.announced)
         if target != Double(from) {
             if index != animation.announced {
                 animation.announced = index
                 emit(.pageWillChange(from: from, to: index))
             }
-            motion = .animating(animation)
-            if hasInput { resign(commit: true) }
+            paging.motion = .animating(animation)
+            if focusChain.hasInput { resign(commit: true) }
         } else {
-            motion = .animating(animation)
+            paging.motion = .animating(animation)
         }
-        if animationDuration <= 0 || position == target { finishAnimation() }
+        if animationDuration <= 0 || paging.position == target { finishAnimation() }
     }
 
     mutating func finishAnimation() {
-        guard case .animating(let finished) = motion else { return }
+        guard case .animating(let finished) = paging.motion else { return }
         let from = currentIndex
         let final = normalize(finished.target)
         let completed = finished.target != Double(from)
-        motion = nil
-        position = Double(final)
+        paging.motion = nil
+        paging.position = Double(final)
         if completed {
-            currentPage = page(atVisible: final)
-            position = Double(currentIndex)
-            autoAdvance.elapsed = 0
+            paging.turn(to: page(atVisible: final), index: final)
+            paging.position = Double(currentIndex)
+            paging.autoAdvance.elapsed = 0
         }
         if let announced = finished.announced {
             emit(.pageDidChange(from: from, to: completed ? currentIndex : announced, completed: completed))
@@ -125,7 +125,7 @@ extension Session {
 
     /// The eased fraction of the running animation's time (how far the current leg has gone).
     var animationProgress: Double {
-        guard case .animating(let animation) = motion else { return 0 }
+        guard case .animating(let animation) = paging.motion else { return 0 }
         let duration = animationDuration
         return duration > 0 ? Self.easeOutCubic(Double(animation.elapsed) / Double(duration)) : 1
     }
@@ -137,25 +137,25 @@ extension Session {
     mutating func tick(_ milliseconds: Double) {
         var remaining = Self.microseconds(milliseconds)
         while remaining > 0 {
-            if case .animating(var animation) = motion {
+            if case .animating(var animation) = paging.motion {
                 let need = animationDuration - animation.elapsed
                 if remaining >= need {
                     remaining -= need
                     finishAnimation()
                 } else {
                     animation.elapsed += remaining
-                    motion = .animating(animation)
-                    position = animation.start + (animation.target - animation.start) * animationProgress
+                    paging.motion = .animating(animation)
+                    paging.position = animation.start + (animation.target - animation.start) * animationProgress
                     remaining = 0
                 }
-            } else if motion == nil && autoAdvance.active && !reducedMotion {
-                let need = Self.microseconds(flow.paging.autoAdvanceMs) - autoAdvance.elapsed
+            } else if paging.motion == nil && paging.autoAdvance.active && !reducedMotion {
+                let need = Self.microseconds(flow.paging.autoAdvanceMs) - paging.autoAdvance.elapsed
                 if remaining >= need {
                     remaining -= need
-                    autoAdvance.elapsed = 0
+                    paging.autoAdvance.elapsed = 0
                     autoAdvanceStep()
                 } else {
-                    autoAdvance.elapsed += remaining
+                    paging.autoAdvance.elapsed += remaining
                     remaining = 0
                 }
             } else {
@@ -165,13 +165,13 @@ extension Session {
     }
 
     mutating func settle() {
-        if case .animating = motion { finishAnimation() }
+        if case .animating = paging.motion { finishAnimation() }
     }
 
     /// `paging.autoAdvanceMs`: move on after a settled while, never past the gate or an end.
     mutating func autoAdvanceStep() {
         guard case .move(let target, let index) = decideMove(.step(1)) else {
-            autoAdvance.active = false
+            paging.autoAdvance.active = false
             return
         }
         animate(to: target, index: index)
@@ -197,18 +197,18 @@ extension Session {
 
     mutating func dragBegin(_ event: Event) {
         guard flow.paging.swipe else { return ignore(event, .swipeDisabled) }
-        if case .dragging = motion { return ignore(event, .dragInProgress) }
+        if case .dragging = paging.motion { return ignore(event, .dragInProgress) }
         var anchor = Double(currentIndex)
-        if motion != nil {
+        if paging.motion != nil {
             // Take over a running animation from where it is, around the nearest page.
-            anchor = position.rounded()
+            anchor = paging.position.rounded()
             if !flow.paging.wrap { anchor = min(Double(pageCount - 1), max(0, anchor)) }
         }
         // Inside a rubber band, the start is kept unscaled (as if the band were not there), so
         // the position does not jump when the band scales it again.
-        let offset = position - anchor
+        let offset = paging.position - anchor
         let open = offset == 0 || isOpen(dragNeighbour(from: anchor, offset > 0 ? 1 : -1))
-        updateDrag(Drag(anchor: anchor, start: anchor + Self.unband(offset, open: open), announced: motion?.announced))
+        updateDrag(Drag(anchor: anchor, start: anchor + Self.unband(offset, open: open), announced: paging.motion?.announced))
     }
 
     func isOpen(_ neighbour: DragNeighbour) -> Bool {
@@ -217,7 +217,7 @@ extension Session {
     }
 
     mutating func dragUpdate(dx: Double, _ event: Event) {
-        guard case .dragging(var drag) = motion else { return ignore(event, .noDrag) }
+        guard case .dragging(var drag) = paging.motion else { return ignore(event, .noDrag) }
         drag.dx = dx
         updateDrag(drag)
     }
@@ -231,14 +231,14 @@ extension Session {
         let raw = rawOffset(drag)
         let direction = raw > 0 ? 1 : -1
         let neighbour = raw == 0 ? DragNeighbour.none : dragNeighbour(from: drag.anchor, direction)
-        position = drag.anchor + Self.band(raw, open: raw == 0 || isOpen(neighbour))
+        paging.position = drag.anchor + Self.band(raw, open: raw == 0 || isOpen(neighbour))
         // The page being revealed: the one next to the position, away from the page shown, at
         // most one page from the anchor.
         let current = Double(currentIndex)
         drag.revealed = nil
         var announce: Int? = nil
-        if position != current {
-            var coordinate = position > current ? (position - 1e-9).rounded(.up) : (position + 1e-9).rounded(.down)
+        if paging.position != current {
+            var coordinate = paging.position > current ? (paging.position - 1e-9).rounded(.up) : (paging.position + 1e-9).rounded(.down)
             coordinate = min(drag.anchor + 1, max(drag.anchor - 1, coordinate))
             if coordinate != current {
                 if coordinate == drag.anchor {
@@ -254,11 +254,11 @@ extension Session {
             drag.announced = index
             emit(.pageWillChange(from: currentIndex, to: index))
         }
-        motion = .dragging(drag)
+        paging.motion = .dragging(drag)
     }
 
     mutating func dragEnd(vx: Double, _ event: Event) {
-        guard case .dragging(let drag) = motion else { return ignore(event, .noDrag) }
+        guard case .dragging(let drag) = paging.motion else { return ignore(event, .noDrag) }
         switch decideRelease(drag, velocity: vx) {
         case .snap(let target, let index):
             animate(to: target, index: index)
@@ -272,9 +272,9 @@ extension Session {
 
     mutating func swipe(dx: Double, vx: Double, _ event: Event) {
         guard flow.paging.swipe else { return ignore(event, .swipeDisabled) }
-        if case .dragging = motion { return ignore(event, .dragInProgress) }
+        if case .dragging = paging.motion { return ignore(event, .dragInProgress) }
         dragBegin(event)
-        guard case .dragging(var drag) = motion else { return }
+        guard case .dragging(var drag) = paging.motion else { return }
         drag.dx = dx
         updateDrag(drag)
         dragEnd(vx: vx, event)
@@ -303,10 +303,10 @@ extension Session {
     // MARK: Completion
 
     mutating func finish(_ event: Event) {
-        guard motion == nil else { return ignore(event, .transitionInProgress) }
+        guard paging.motion == nil else { return ignore(event, .transitionInProgress) }
         guard buttons.finish else { return ignore(event, .disabled) }
         // Finishing commits the open picker; what happens next reads the committed values.
-        if hasInput { resign(commit: true) }
+        if focusChain.hasInput { resign(commit: true) }
         switch decideFinish() {
         case .complete:
             completion = Completion(outcome: .finished, values: resultValues(visibleOnly: true))
@@ -323,15 +323,15 @@ extension Session {
     }
 
     mutating func cancel() {
-        if let running = motion {
+        if let running = paging.motion {
             let from = currentIndex
-            motion = nil
-            position = Double(from)
+            paging.motion = nil
+            paging.position = Double(from)
             if let announced = running.announced {
                 emit(.pageDidChange(from: from, to: announced, completed: false))
             }
         }
-        if hasInput { resign(commit: true) }
+        if focusChain.hasInput { resign(commit: true) }
         completion = Completion(outcome: .cancelled, values: resultValues(visibleOnly: false))
         emit(.completed(outcome: .cancelled))
     }
@@ -339,8 +339,8 @@ extension Session {
     /// Values for a result: all of them, or only visible fields' (a `finished` result).
     func resultValues(visibleOnly: Bool) -> JSONObject {
         var result = JSONObject(minimumCapacity: flow.fields.count)
-        for (field, definition) in flow.fields.enumerated() where !visibleOnly || fieldVisible[field] {
-            result.append(definition.id, definition.json(values[field]))
+        for (field, definition) in flow.fields.enumerated() where !visibleOnly || answers.fieldVisible[field] {
+            result.append(definition.id, definition.json(answers.values[field]))
         }
         return result
     }

@@ -31,9 +31,9 @@ extension Session {
     /// auto-advance wait. Comparing points is cheap: the arrays an event did not touch are
     /// shared, not compared element by element.
     public var resumePoint: ResumePoint? {
-        var position = position
+        var position = paging.position
         var target: Double? = nil
-        switch motion {
+        switch paging.motion {
         case .dragging?: return nil
         case .animating(let animation)?:
             position = animation.start
@@ -41,7 +41,8 @@ extension Session {
         case nil: break
         }
         return ResumePoint(
-            locale: locale, viewportWidth: viewportWidth, values: values, touched: touched, page: currentPage,
-            position: position, target: target, input: input, autoAdvance: autoAdvance.active, completion: completion)
+            locale: locale, viewportWidth: viewportWidth, values: answers.values, touched: answers.touched,
+            page: paging.currentPage, position: position, target: target, input: focusChain.input,
+            autoAdvance: paging.autoAdvance.active, completion: completion)
     }
 }

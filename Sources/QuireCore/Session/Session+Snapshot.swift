@@ -41,29 +41,29 @@ extension Session {
         JSONWriter.writeNumber(viewportWidth, into: &out)
         // `stateValue("values")`: every field in flow order (an empty object is written `{}`).
         out.append(",\"values\":{")
-        for field in values.indices {
+        for field in answers.values.indices {
             if field > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.writeString(flow.fieldIDs[field], into: &out)
             out.append(UInt8(ascii: ":"))
-            switch values[field] {
+            switch answers.values[field] {
             case .null: out.append("null")
             case .text(let text): JSONWriter.writeString(text, into: &out)
             case .duration(let seconds): JSONWriter.writeNumber(Double(seconds), into: &out)
             case .toggle(let on): out.append(on ? "true" : "false")
-            case .choice: JSONWriter.write(flow.fields[field].json(values[field]), style: .compact, indent: 0, into: &out)
+            case .choice: JSONWriter.write(flow.fields[field].json(answers.values[field]), style: .compact, indent: 0, into: &out)
             }
         }
         out.append("},\"touched\":[")
         var first = true
-        for field in touched.indices where touched[field] {
+        for field in answers.touched.indices where answers.touched[field] {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             JSONWriter.writeString(flow.fieldIDs[field], into: &out)
         }
         out.append("],\"page\":")
-        JSONWriter.writeString(flow.pages[currentPage].id, into: &out)
+        JSONWriter.writeString(flow.pages[paging.currentPage].id, into: &out)
         out.append(",\"position\":")
-        JSONWriter.writeNumber(position, into: &out)
+        JSONWriter.writeNumber(paging.position, into: &out)
         out.append(",\"motion\":")
         JSONWriter.write(snapshotMotion, style: .compact, indent: 0, into: &out)
         out.append(",\"input\":")
@@ -78,7 +78,7 @@ extension Session {
 
     /// The snapshot's `motion`: the running animation or drag, or null.
     var snapshotMotion: JSONValue {
-        guard let motion else { return .null }
+        guard let motion = paging.motion else { return .null }
         var m = JSONObject()
         switch motion {
         case .animating(let animation):
@@ -100,7 +100,7 @@ extension Session {
 
     /// The snapshot's `input`: the first responder with its draft, or null.
     var snapshotInput: JSONValue {
-        guard let editing = input else { return .null }
+        guard let editing = focusChain.input else { return .null }
         let definition = flow.fields[editing.field]
         return [
             "field": .string(definition.id), "draft": definition.json(editing.draft),
@@ -109,7 +109,7 @@ extension Session {
     }
 
     var snapshotAutoAdvance: JSONValue {
-        ["active": .bool(autoAdvance.active), "elapsedUs": .number(Double(autoAdvance.elapsed))]
+        ["active": .bool(paging.autoAdvance.active), "elapsedUs": .number(Double(paging.autoAdvance.elapsed))]
     }
 
     /// Restores a snapshot given as a value. Without `flow`, the embedded flow is loaded (and
@@ -194,29 +194,29 @@ extension Session {
         var session = Session(
             flow: flow, locale: locale, viewportWidth: width, values: answers?.values ?? flow.fields.map(\.defaultValue),
             textLengths: answers?.textLengths)
-        if let touched { session.touched = touched }
+        if let touched { session.answers.touched = touched }
         var document = reader.document
         defer { reader.document = document }
         if let page = object["page"].flatMap({ document.string($0, at: path + "page", what: "page") }) {
-            if let index = flow.pageIndex(of: page), session.pageVisible[index] {
-                session.currentPage = index
+            if let index = flow.pageIndex(of: page), session.answers.pageVisible[index] {
+                session.paging.turn(to: index, index: session.answers.visibleIndex(ofPage: index))
             } else {
                 document.error(path + "page", "'\(page)' is not a visible page of the flow")
             }
         }
         if let position = object["position"].flatMap({ document.number($0, at: path + "position", what: "position", in: -1e6...1e6) }) {
-            session.position = position
+            session.paging.position = position
         }
         if let motion = object["motion"], motion != .null {
-            session.motion = restoreMotion(motion, at: path + "motion", reader: &document)
+            session.paging.motion = restoreMotion(motion, at: path + "motion", reader: &document)
         }
         if let input = object["input"], input != .null {
-            session.input = restoreInput(input, at: path + "input", session: session, reader: &document)
+            session.focusChain.input = restoreInput(input, at: path + "input", session: session, reader: &document)
         }
         if let auto = object["autoAdvance"].flatMap({ document.object($0, at: path + "autoAdvance", what: "autoAdvance") }) {
-            session.autoAdvance.active =
+            session.paging.autoAdvance.active =
                 auto["active"].flatMap { document.bool($0, at: path + "autoAdvance" + "active", what: "active") } ?? false
-            session.autoAdvance.elapsed = Int64(
+            session.paging.autoAdvance.elapsed = Int64(
                 auto["elapsedUs"].flatMap {
                     document.integer($0, at: path + "autoAdvance" + "elapsedUs", what: "elapsedUs", in: 0...maxElapsed)
                 } ?? 0)
@@ -247,13 +247,14 @@ extension Session {
         let count = pageCount
         let index = currentIndex
         guard let transition else {
-            if position != Double(index) {
-                return "position \(JSONWriter.number(position)) is off its page (visible page \(index) of \(count), at position \(index))"
+            if paging.position != Double(index) {
+                return
+                    "position \(JSONWriter.number(paging.position)) is off its page (visible page \(index) of \(count), at paging.position \(index))"
             }
             return nil
         }
-        if !flow.paging.wrap, !(position >= -1 && position <= Double(count)) {
-            return "position \(JSONWriter.number(position)) is off the pages (\(count) visible pages)"
+        if !flow.paging.wrap, !(paging.position >= -1 && paging.position <= Double(count)) {
+            return "position \(JSONWriter.number(paging.position)) is off the pages (\(count) visible pages)"
         }
         if !(0..<count).contains(transition.to) {
             return "it moves to page \(transition.to), off the pages (\(count) visible pages)"
@@ -306,8 +307,8 @@ extension Session {
             reader.error(path + "field", "input names no field of the flow")
             return nil
         }
-        guard session.canFocus(field), flow.fieldTraits[field].page == session.currentPage else {
-            reader.error(path + "field", "'\(id)' cannot be first responder on page '\(flow.pages[session.currentPage].id)'")
+        guard session.canFocus(field), flow.fieldTraits[field].page == session.paging.currentPage else {
+            reader.error(path + "field", "'\(id)' cannot be first responder on page '\(flow.pages[session.paging.currentPage].id)'")
             return nil
         }
         let definition = flow.fields[field]

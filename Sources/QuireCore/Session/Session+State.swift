@@ -27,11 +27,11 @@ extension Session {
         switch key {
         case .page:
             return [
-                "index": .number(Double(currentIndex)), "id": .string(flow.pages[currentPage].id),
+                "index": .number(Double(currentIndex)), "id": .string(flow.pages[paging.currentPage].id),
                 "count": .number(Double(pageCount)),
             ]
         case .position:
-            return .number(position)
+            return .number(paging.position)
         case .transition:
             return transitionJSON
         case .indicator:
@@ -40,12 +40,12 @@ extension Session {
                 "hidden": .bool(indicatorHidden),
             ]
         case .focus:
-            return hasInput ? .string(flow.fieldIDs[inputField]) : .null
+            return focusChain.hasInput ? .string(flow.fieldIDs[focusChain.field]) : .null
         case .input:
             return inputJSON
         case .values:
             var object = JSONObject(minimumCapacity: flow.fields.count)
-            for (field, definition) in flow.fields.enumerated() { object.append(definition.id, definition.json(values[field])) }
+            for (field, definition) in flow.fields.enumerated() { object.append(definition.id, definition.json(answers.values[field])) }
             return .object(object)
         case .errors:
             var object = JSONObject()
@@ -66,8 +66,8 @@ extension Session {
     /// Revealed errors of visible fields, in field order.
     public var shownErrors: [FieldError] {
         var errors: [FieldError] = []
-        for field in flow.fields.indices where touched[field] {
-            if let code = fieldError[field] { errors.append(FieldError(field: flow.fieldIDs[field], code: code)) }
+        for field in flow.fields.indices where answers.touched[field] {
+            if let code = answers.fieldError[field] { errors.append(FieldError(field: flow.fieldIDs[field], code: code)) }
         }
         return errors
     }
@@ -81,7 +81,7 @@ extension Session {
 
     /// The running transition, or nil when settled.
     public var transition: TransitionState? {
-        guard let motion else { return nil }
+        guard let motion = paging.motion else { return nil }
         let from = currentIndex
         switch motion {
         case .animating(let animation):
@@ -91,11 +91,11 @@ extension Session {
             guard distance != 0 else {
                 return TransitionState(from: from, to: from, progress: animationProgress, interactive: false)
             }
-            let covered = min(1, max(0, (position - Double(from)) / distance))
+            let covered = min(1, max(0, (paging.position - Double(from)) / distance))
             return TransitionState(
                 from: from, to: animation.announced ?? normalize(animation.target), progress: covered, interactive: false)
         case .dragging(let drag):
-            let distance = abs(position - Double(from))
+            let distance = abs(paging.position - Double(from))
             guard let revealed = drag.revealed else {
                 return TransitionState(from: from, to: from, progress: min(1, distance), interactive: true)
             }
@@ -115,7 +115,7 @@ extension Session {
     }
 
     var inputJSON: JSONValue {
-        guard let editing = input else { return .null }
+        guard let editing = focusChain.input else { return .null }
         let field = editing.field
         let definition = flow.fields[field]
         var object = JSONObject(minimumCapacity: 7)
@@ -149,12 +149,12 @@ extension Session {
     }
 
     /// The first responder's field id, if any.
-    public var focusedField: String? { hasInput ? flow.fieldIDs[inputField] : nil }
+    public var focusedField: String? { focusChain.hasInput ? flow.fieldIDs[focusChain.field] : nil }
 
     /// A field's value as contract JSON.
     public func value(of fieldID: String) -> JSONValue? {
         guard let field = flow.fieldIndex(of: fieldID) else { return nil }
-        return flow.fields[field].json(values[field])
+        return flow.fields[field].json(answers.values[field])
     }
 
     public var completed: Completion? { completion }

@@ -8,82 +8,18 @@ public struct Session: Sendable, Equatable {
     public let flow: Flow
     /// The language presentation strings are resolved for (BCP 47).
     public var locale: String
-    /// The pager's width in pixels; drags are measured against it.
-    public private(set) var viewportWidth: Double
     /// Reduced motion (the desktop's "animations off", GTK's `gtk-enable-animations` false): page
     /// moves land at once instead of animating over `paging.animationMs`, and `autoAdvanceMs`
     /// does not count (auto-advance pauses; it goes on counting when this is turned off). A
     /// setting of the front, like `locale`: not part of a snapshot, set again by each front.
     public var reducedMotion = false
 
-    // Answers.
-    var values: [FieldValue]
-    /// The length of each text answer in grapheme clusters (0 for other fields), kept as text is
-    /// typed so a keystroke costs the same however long the answer is.
-    var textLengths: [Int]
-    /// Fields whose errors are shown: edited and resigned, or named by a refused gate or finish.
-    var touched: [Bool]
-
-    // Derived from the answers (rebuilt on restore, kept up to date by `propagate`).
-    var pageVisible: [Bool]
-    var fieldVisible: [Bool]
-    var fieldEnabled: [Bool]
-    var fieldRequired: [Bool]
-    var fieldError: [ValidationCode?]
-    var pageErrorCount: [Int32]
-    var visiblePages: FenwickTree
-    var pagesWithErrors: FenwickTree
-
-    // Paging.
-    /// The page shown when settled (a flow page number, always visible).
-    var currentPage: Int {
-        didSet { keptCurrentIndex = visiblePages.prefix(currentPage) }
-    }
-    /// The visible index of `currentPage`, kept as pages turn (above) and as pages before it
-    /// appear or hide (`storePageVisible`), so per-event reads do not walk the page tree.
-    var keptCurrentIndex = 0
-    /// The continuous pager position in visible-page units (beyond the ends during wraps and rubber bands).
-    var position: Double
-    var motion: Motion?
-
-    // Focus: the first responder and its input view's state, as plain fields (see `input`).
-    /// The first responder's field; -1 for none.
-    var inputField = -1
-    /// The picker's draft (`.duration` or `.choice`); `.null` for text and with no first responder.
-    var inputDraft = FieldValue.null
-    /// The value before editing; `.null` with no first responder.
-    var inputOriginal = FieldValue.null
-    /// The selected wheel of a duration picker; 0 with no first responder.
-    var inputWheel = 0
-
-    /// The first responder and its input view's state, built from the fields above.
-    var input: InputState? {
-        get {
-            guard inputField >= 0 else { return nil }
-            return InputState(field: inputField, draft: inputDraft, original: inputOriginal, selectedWheel: inputWheel)
-        }
-        set {
-            guard let newValue else { return clearInput() }
-            inputField = newValue.field
-            inputDraft = newValue.draft
-            inputOriginal = newValue.original
-            inputWheel = newValue.selectedWheel
-        }
-    }
-
-    /// Whether a field is first responder.
-    var hasInput: Bool { inputField >= 0 }
-
-    /// No first responder: every input field back to its resting value, so equal sessions compare
-    /// equal field by field.
-    mutating func clearInput() {
-        inputField = -1
-        inputDraft = .null
-        inputOriginal = .null
-        inputWheel = 0
-    }
-
-    var autoAdvance: AutoAdvance
+    /// The answers and what they derive (visibility, enablement, requiredness, errors).
+    var answers: Answers
+    /// Where the pages are: the current page, the position, a drag or animation, auto-advance.
+    var paging: Pager
+    /// The first responder and its input view.
+    var focusChain = FocusChain()
     var completion: Completion?
 
     // Scratch space reused across events, empty between events and not part of the session's
@@ -91,6 +27,9 @@ public struct Session: Sendable, Equatable {
     var queue = NodeQueue()
     /// During `send`, the caller's buffer, which `emit` appends to.
     var outbox = Outbox()
+
+    /// The pager's width in pixels; drags are measured against it.
+    public var viewportWidth: Double { paging.viewportWidth }
 
     public init(flow: Flow, locale: String = "en", viewportWidth: Double = 800) {
         self.init(flow: flow, locale: locale, viewportWidth: viewportWidth, values: flow.fields.map(\.defaultValue))
@@ -102,27 +41,10 @@ public struct Session: Sendable, Equatable {
     init(flow: Flow, locale: String, viewportWidth: Double, values: [FieldValue], textLengths: [Int]? = nil) {
         self.flow = flow
         self.locale = locale
-        self.viewportWidth = viewportWidth > 0 ? viewportWidth : 800
-        let fieldCount = flow.fields.count
-        let pageCount = flow.pages.count
-        self.values = values
-        self.textLengths = textLengths ?? values.map(\.textLength)
-        touched = [Bool](repeating: false, count: fieldCount)
-        pageVisible = [Bool](repeating: false, count: pageCount)
-        fieldVisible = [Bool](repeating: false, count: fieldCount)
-        fieldEnabled = [Bool](repeating: true, count: fieldCount)
-        fieldRequired = [Bool](repeating: false, count: fieldCount)
-        fieldError = [ValidationCode?](repeating: nil, count: fieldCount)
-        pageErrorCount = [Int32](repeating: 0, count: pageCount)
-        visiblePages = FenwickTree(count: pageCount)
-        pagesWithErrors = FenwickTree(count: pageCount)
-        currentPage = 0
-        position = 0
-        autoAdvance = AutoAdvance(active: flow.paging.autoAdvanceMs > 0, elapsed: 0)
+        answers = Answers(pageCount: flow.pages.count, values: values, textLengths: textLengths ?? values.map(\.textLength))
+        paging = Pager(viewportWidth: viewportWidth > 0 ? viewportWidth : 800, autoAdvance: flow.paging.autoAdvanceMs > 0)
         rebuildDerived()
-        currentPage = visiblePages.find(0)
-        keptCurrentIndex = 0
-        position = 0
+        paging.turn(to: answers.page(atVisible: 0), index: 0)
     }
 
     /// Sends one event; returns what happened, in order.
@@ -167,7 +89,7 @@ public struct Session: Sendable, Equatable {
 
     mutating func dispatch(_ event: Event) {
         if case .some = completion { return ignore(event, .completed) }
-        if !event.isClock { autoAdvance.active = false }
+        if !event.isClock { paging.autoAdvance.active = false }
         switch event {
         case .tap(let target):
             tap(target, event)
@@ -202,7 +124,7 @@ public struct Session: Sendable, Equatable {
     /// is laid out again against the pages and answers as they are now, as its next `dragUpdate`
     /// with the same offset would (docs/session-semantics.md, "Input during a drag").
     mutating func relayDragIfAny() {
-        if case .dragging(let drag) = motion { updateDrag(drag) }
+        if case .dragging(let drag) = paging.motion { updateDrag(drag) }
     }
 
     /// A swipe of a whole viewport width at twice the fling velocity.
@@ -219,7 +141,7 @@ public struct Session: Sendable, Equatable {
     /// Resizes the pager (a front's viewport changed); a running drag keeps its position. A
     /// width outside `viewportWidths` is ignored.
     public mutating func setViewportWidth(_ width: Double) {
-        if Self.viewportWidths.contains(width) { viewportWidth = width }
+        if Self.viewportWidths.contains(width) { paging.viewportWidth = width }
     }
 }
 
@@ -229,59 +151,6 @@ struct Outbox: Sendable, Equatable {
     var notifications: [SessionNotification] = []
 
     static func == (_: Outbox, _: Outbox) -> Bool { true }
-}
-
-/// A running transition: a drag or an animation, each carrying only its own fields, so a drag's
-/// offset cannot outlive the drag (in the session or in a snapshot).
-enum Motion: Sendable, Hashable {
-    case dragging(Drag)
-    case animating(Animation)
-
-    /// The visible index last announced with `pageWillChange` in this transition (nil: none yet).
-    var announced: Int? {
-        switch self {
-        case .dragging(let drag): drag.announced
-        case .animating(let animation): animation.announced
-        }
-    }
-}
-
-/// An interactive drag on the pager.
-struct Drag: Sendable, Hashable {
-    /// The page position the drag snaps around.
-    var anchor: Double
-    /// The position when the drag began, unscaled by any rubber band (see `Session.dragBegin`).
-    var start: Double
-    /// The latest offset in pixels, negative towards the next page.
-    var dx: Double = 0
-    /// The position of the page the drag reveals, if any.
-    var revealed: Double? = nil
-    var announced: Int?
-}
-
-/// An ease-out animation from `start` to `target` (positions), `elapsed` microseconds in.
-struct Animation: Sendable, Hashable {
-    var start: Double
-    var target: Double
-    var elapsed: Int64 = 0
-    var announced: Int?
-}
-
-/// The first responder and its input view's state.
-struct InputState: Sendable, Hashable {
-    var field: Int
-    /// The picker's draft (`.duration` or `.choice`); `.null` for text.
-    var draft: FieldValue
-    /// The value before editing (restored by cancel/Escape).
-    var original: FieldValue
-    /// The selected wheel of a duration picker (an index into its components).
-    var selectedWheel: Int
-}
-
-struct AutoAdvance: Sendable, Hashable {
-    var active: Bool
-    /// Microseconds of ticks on the settled page.
-    var elapsed: Int64
 }
 
 /// The session's result, delivered once.

@@ -1,0 +1,98 @@
+/// The answers and what they derive: one value per field with its text length and whether its
+/// errors are shown, and per page and field what the conditions and validation say now.
+///
+/// It changes only its own arrays; the propagation that decides what to store is the session's
+/// (`Derivation`, Session+Conditions.swift). Sized at load and updated in place, so a keystroke
+/// or a page move costs the same whatever the size of the flow.
+struct Answers: Sendable, Equatable {
+    var values: [FieldValue]
+    /// The length of each text answer in grapheme clusters (0 for other fields), kept as text is
+    /// typed so a keystroke costs the same however long the answer is.
+    var textLengths: [Int]
+    /// Fields whose errors are shown: edited and resigned, or named by a refused gate or finish.
+    var touched: [Bool]
+
+    // Derived from the values (rebuilt on restore, kept up to date by the session's propagation).
+    private(set) var pageVisible: [Bool]
+    private(set) var fieldVisible: [Bool]
+    private(set) var fieldEnabled: [Bool]
+    private(set) var fieldRequired: [Bool]
+    private(set) var fieldError: [ValidationCode?]
+    private(set) var pageErrorCount: [Int32]
+    private(set) var visiblePages: FenwickTree
+    private(set) var pagesWithErrors: FenwickTree
+
+    /// Answers with nothing derived yet: every page and field hidden and without errors.
+    init(pageCount: Int, values: [FieldValue], textLengths: [Int]) {
+        let fieldCount = values.count
+        self.values = values
+        self.textLengths = textLengths
+        touched = [Bool](repeating: false, count: fieldCount)
+        pageVisible = [Bool](repeating: false, count: pageCount)
+        fieldVisible = [Bool](repeating: false, count: fieldCount)
+        fieldEnabled = [Bool](repeating: true, count: fieldCount)
+        fieldRequired = [Bool](repeating: false, count: fieldCount)
+        fieldError = [ValidationCode?](repeating: nil, count: fieldCount)
+        pageErrorCount = [Int32](repeating: 0, count: pageCount)
+        visiblePages = FenwickTree(count: pageCount)
+        pagesWithErrors = FenwickTree(count: pageCount)
+    }
+
+    mutating func setPageVisible(_ page: Int, _ visible: Bool) {
+        pageVisible[page] = visible
+        visiblePages.add(page, visible ? 1 : -1)
+    }
+
+    mutating func setFlags(_ field: Int, visible: Bool, enabled: Bool, required: Bool) {
+        fieldVisible[field] = visible
+        fieldEnabled[field] = enabled
+        fieldRequired[field] = required
+    }
+
+    /// Sets a field's error, counting errors per page.
+    mutating func setError(_ field: Int, onPage page: Int, _ error: ValidationCode?) {
+        let old = fieldError[field]
+        fieldError[field] = error
+        if old == nil {
+            pageErrorCount[page] += 1
+            if pageErrorCount[page] == 1 { pagesWithErrors.add(page, 1) }
+        } else if error == nil {
+            pageErrorCount[page] -= 1
+            if pageErrorCount[page] == 0 { pagesWithErrors.add(page, -1) }
+        }
+    }
+
+    /// Sets a page's visibility while everything is being evaluated from scratch; the page trees
+    /// are built once at the end (`rebuildPageTrees`).
+    mutating func resetPageVisible(_ page: Int, _ visible: Bool) { pageVisible[page] = visible }
+
+    mutating func rebuildPageTrees() {
+        visiblePages = FenwickTree(flags: pageVisible)
+        pagesWithErrors = FenwickTree(flags: pageErrorCount.map { $0 > 0 })
+    }
+
+    // MARK: Reading
+
+    /// How many pages are visible.
+    var visibleCount: Int { visiblePages.total }
+    /// How many visible pages come before `page`.
+    func visibleIndex(ofPage page: Int) -> Int { visiblePages.prefix(page) }
+    func page(atVisible index: Int) -> Int { visiblePages.find(index) }
+
+    func nextVisiblePage(after page: Int) -> Int? {
+        let before = visiblePages.prefix(page + 1)
+        return before < visiblePages.total ? visiblePages.find(before) : nil
+    }
+
+    func previousVisiblePage(before page: Int) -> Int? {
+        let before = visiblePages.prefix(page)
+        return before > 0 ? visiblePages.find(before - 1) : nil
+    }
+
+    func pageHasErrors(_ page: Int) -> Bool { pageErrorCount[page] > 0 }
+
+    func nextPageWithErrors(from page: Int) -> Int? {
+        let before = pagesWithErrors.prefix(page)
+        return before < pagesWithErrors.total ? pagesWithErrors.find(before) : nil
+    }
+}
