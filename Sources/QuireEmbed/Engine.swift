@@ -19,10 +19,9 @@ package final class Engine {
     var observer: Observer?
     private var listeners: [(id: Int, listener: Listener)] = []
     private var nextListenerID = 1
-    /// How many listener calls are running (an event sent from one is deferred).
-    private var telling = 0
-    /// Events listeners sent while being told, applied once the current event is delivered.
-    private var deferred: [Event] = []
+    /// Events listeners sent while being told (a handout is the listeners' calls for one
+    /// event), applied once the current event is delivered, in order.
+    private var sentWhileTelling = ReentrancyQueue<Event>()
     /// How many `send`s are delivering notifications right now (an observer may send again).
     var delivering = 0
     /// `quire_engine_free` was called while notifications were being delivered: the engine is
@@ -151,10 +150,7 @@ package final class Engine {
     /// Returns what the event emitted (nothing when it was deferred).
     @discardableResult
     package func send(_ event: Event, handle: UnsafeMutablePointer<QuireEngine>) -> [SessionNotification] {
-        if telling > 0 {
-            deferred.append(event)
-            return []
-        }
+        guard sentWhileTelling.admit(event) else { return [] }
         fresh = false
         session.send(event, into: &buffer)
         guard !listeners.isEmpty || (observer != nil && !buffer.isEmpty) else { return buffer }
@@ -162,13 +158,13 @@ package final class Engine {
         let notifications = buffer
         delivering += 1
         if !listeners.isEmpty {
-            telling += 1
+            sentWhileTelling.begin()
             for entry in listeners {
                 // Read each time: a listener may have removed another, or the engine been freed.
                 guard !freeRequested, listeners.contains(where: { $0.id == entry.id }) else { continue }
                 entry.listener.changed(event, notifications)
             }
-            telling -= 1
+            sentWhileTelling.end()
         }
         for notification in notifications {
             // Read each time: the observer may have been replaced, removed or the engine freed.
@@ -179,12 +175,12 @@ package final class Engine {
         }
         // What listeners sent meanwhile, in order, each delivered whole (still inside this
         // delivery, so the engine is released only at the outermost end).
-        while telling == 0, !freeRequested, !deferred.isEmpty {
-            send(deferred.removeFirst(), handle: handle)
+        while !freeRequested, let next = sentWhileTelling.next() {
+            send(next, handle: handle)
         }
         delivering -= 1
         if delivering == 0 && freeRequested {
-            deferred.removeAll()
+            sentWhileTelling.removeAll()
             Engine.release(handle)
         }
         return notifications

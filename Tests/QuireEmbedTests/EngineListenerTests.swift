@@ -75,6 +75,52 @@ import Testing
         #expect(quireEngineGetPageIndex(handle) == 1)
     }
 
+    @Test func eventsListenersSendRunFirstSentFirstAfterThoseAlreadyWaiting() throws {
+        let handle = try newDemoEngine()
+        defer { quireEngineFree(handle) }
+        let engine = try #require(Engine.from(handle))
+        let log = Log()
+        var told: [Event] = []
+        // Told of the tap, the listener sends two ticks; told of the first, a third, while the
+        // second still waits: it runs after the second.
+        var sends: [Event: [Event]] = [.tap(.button(.next)): [.tick(1), .tick(2)], .tick(1): [.tick(3)]]
+        _ = listen(engine, log) { event in
+            told.append(event)
+            for sent in sends.removeValue(forKey: event) ?? [] {
+                #expect(engine.send(sent, handle: handle).isEmpty, "deferred: nothing applied yet")
+            }
+        }
+        #expect(send(handle, #"{"tap": "button:next"}"#).sent)
+        #expect(told == [.tap(.button(.next)), .tick(1), .tick(2), .tick(3)])
+        #expect(sends.isEmpty)
+    }
+
+    @Test func anEngineFreedWhileListenersSentEventsWaitDropsThem() throws {
+        let handle = try newDemoEngine()
+        let engine = try #require(Engine.from(handle))
+        let log = Log()
+        var told: [Event] = []
+        _ = listen(engine, log) { event in
+            told.append(event)
+            guard event == .tap(.button(.next)) else { return }
+            _ = engine.send(.settle, handle: handle)
+            _ = engine.send(.tap(.button(.next)), handle: handle)
+        }
+        let recorder = Recorder()
+        // The observer frees the engine on the settle's notification: the second tap never runs.
+        recorder.onNotification = { [unowned recorder] handle in
+            guard recorder.notifications.last?.contains("pageDidChange") == true else { return }
+            quireEngineFree(handle)
+            #expect(Engine.from(handle) == nil, "freed: every call now acts as on NULL")
+        }
+        #expect(observe(handle, recorder))
+        #expect(send(handle, #"{"tap": "button:next"}"#).sent)
+        #expect(told == [.tap(.button(.next)), .settle])
+        #expect(recorder.notifications.count == 2)
+        #expect(recorder.destroyed == 1)
+        #expect(log.detached == 1)
+    }
+
     @Test func freeingTheEngineDetachesItsListenersOnce() throws {
         let handle = try newDemoEngine()
         let engine = try #require(Engine.from(handle))

@@ -43,8 +43,8 @@ public final class SessionHost {
     private let store: SessionStore?
     private var buffer: [SessionNotification] = []
     private var views: [WeakView] = []
-    private var rendering = false
-    private var queued: [Event] = []
+    /// Events sent while the views render (a handout is one render), sent after it in order.
+    private var sentWhileRendering = ReentrancyQueue<Event>()
     private var delivered = false
 
     /// The event the views are rendering (nil: none yet, or a first render on attach). Views that
@@ -80,13 +80,11 @@ public final class SessionHost {
     }
 
     /// Sends one event and renders its result. An event sent while views render (a GTK signal a
-    /// setter could not block) runs after the render, in order.
+    /// setter could not block) waits and runs after the render, first sent first, after any
+    /// already waiting (`ReentrancyQueue`).
     @discardableResult
     public func send(_ event: Event) -> [SessionNotification] {
-        if rendering {
-            queued.append(event)
-            return []
-        }
+        guard sentWhileRendering.admit(event) else { return [] }
         if let store { return store.send(event) }
         local.send(event, into: &buffer)
         let emitted = buffer
@@ -101,18 +99,14 @@ public final class SessionHost {
 
     private func applied(_ event: Event, _ emitted: [SessionNotification]) {
         onEvent?(event, emitted)
-        if rendering {
+        if sentWhileRendering.isBusy {
             // Another owner's event arrived while the views render: they render again after.
             rerender = (rerender ?? []) + emitted
             return
         }
         lastEvent = event
         render(emitted)
-        if !queued.isEmpty {
-            let pending = queued
-            queued.removeAll()
-            for next in pending { send(next) }
-        }
+        while let next = sentWhileRendering.next() { send(next) }
         if !delivered, let completion = session.completed {
             delivered = true
             onCompleted?(completion)
@@ -137,8 +131,8 @@ public final class SessionHost {
     }
 
     private func render(_ notifications: [SessionNotification]) {
-        rendering = true
-        defer { rendering = false }
+        sentWhileRendering.begin()
+        defer { sentWhileRendering.end() }
         views.removeAll { $0.view == nil }
         for entry in views { entry.view?.render(session, notifications) }
         while let again = rerender {
@@ -147,7 +141,9 @@ public final class SessionHost {
         }
     }
 
-    /// Notifications of events applied by a store during a render, rendered right after it.
+    /// Notifications of events applied by a store during a render, rendered right after it. Not
+    /// waiting events: the store has applied them already, so the views catch up on them before
+    /// any event sent during the render runs.
     private var rerender: [SessionNotification]?
 
     private struct WeakView {
