@@ -249,7 +249,7 @@ extension Session {
         guard let transition else {
             if paging.position != Double(index) {
                 return
-                    "position \(JSONWriter.number(paging.position)) is off its page (visible page \(index) of \(count), at paging.position \(index))"
+                    "position \(JSONWriter.number(paging.position)) is off its page (visible page \(index) of \(count), at position \(index))"
             }
             return nil
         }
