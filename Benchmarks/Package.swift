@@ -57,7 +57,7 @@ let package = Package(
         // runtime in the counts.
         .executableTarget(
             name: "QuireProfile",
-            dependencies: ["QuireWorkloads", .product(name: "QuireCore", package: root)]),
+            dependencies: ["CJSONGlib", "QuireWorkloads", .product(name: "QuireCore", package: root)]),
         .executableTarget(
             name: "QuireBenchmarks",
             dependencies: [

@@ -1,3 +1,4 @@
+import CJSONGlib
 import Foundation
 import QuireCore
 import QuireWorkloads
@@ -7,6 +8,9 @@ import QuireWorkloads
 //   valgrind --tool=dhat .build/release/QuireProfile type-long 10 100000
 // Rows: tab, tab-convenience, toggle, drag, type-short, type-long, tick, snapshot, load.
 // Setup runs outside `measured`, so --toggle-collect counts only the events.
+// `load-ratio PAGES ROUNDS` is bench-check's "ratio: load json-glib / Quire" alone, without
+// valgrind: json-glib and Quire load the same flow alternately, ROUNDS times each, and it prints
+// the ratio of their median CPU times (json-glib / Quire, higher is faster), then both medians.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let size = Int(arguments[2]), let count = Int(arguments[3]) else {
@@ -47,6 +51,37 @@ guard arguments.count == 4, let size = Int(arguments[2]), let count = Int(argume
     return total
 }
 
+/// The CPU time of this thread, in nanoseconds.
+func cpuNanoseconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+}
+
+func loadRatio(_ bytes: [UInt8], rounds: Int) -> (ratio: Double, quire: Double, jsonGlib: Double) {
+    func jsonGlib() -> Int32 {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { quire_bench_json_glib_load($0.baseAddress, $0.count) }
+        }
+    }
+    guard jsonGlib() == 1 else {
+        FileHandle.standardError.write(Data("QuireProfile: built without json-glib (apt-get install libjson-glib-dev)\n".utf8))
+        exit(2)
+    }
+    var quireTimes: [Double] = []
+    var jsonGlibTimes: [Double] = []
+    for _ in 0..<rounds {
+        var started = cpuNanoseconds()
+        _ = try! Flow.load(bytes: bytes, limits: Workloads.limits)
+        quireTimes.append(cpuNanoseconds() - started)
+        started = cpuNanoseconds()
+        _ = jsonGlib()
+        jsonGlibTimes.append(cpuNanoseconds() - started)
+    }
+    let median = { (times: [Double]) in times.sorted()[times.count / 2] }
+    return (median(jsonGlibTimes) / median(quireTimes), median(quireTimes) / 1e6, median(jsonGlibTimes) / 1e6)
+}
+
 let row = arguments[1]
 var result = 0
 switch row {
@@ -74,6 +109,10 @@ case "snapshot":
     result = measuredSnapshot(Workloads.answeredSession(Workloads.eventFlow(fields: size)), count)
 case "load":
     result = measuredLoad(Workloads.largeFlowBytes(pages: size), count)
+case "load-ratio":
+    let (ratio, quire, jsonGlib) = loadRatio(Workloads.largeFlowBytes(pages: size), rounds: count)
+    print(String(format: "json-glib / Quire %.2f× (Quire %.1f ms, json-glib %.1f ms)", ratio, quire, jsonGlib))
+    exit(0)
 default:
     FileHandle.standardError.write(Data("QuireProfile: unknown row '\(row)'\n".utf8))
     exit(2)

@@ -20,11 +20,12 @@ import Synchronization
 ///
 /// Values are read in document order. What one member needs from another is kept until the end
 /// of its object: a field's conditions, default and bounds are judged once its id and kind are
-/// known, and keys of its kind met before `kind` are read again from where they start. A
-/// condition may name only earlier fields, so a field it names that is not known yet is a
-/// problem either way; which one (unknown, or looking ahead) is decided at the end of the
-/// document. Small parts that are rare or judged whole (`paging`, `accessory`, conditions, a
-/// default, `components`) are read as `JSONValue`s by the same reader and judged from those.
+/// known, and keys of its kind met before `kind`, and conditions, are read again from where they
+/// start. A condition may name only earlier fields, so a field it names that is not known yet is
+/// a problem either way; which one (unknown, or looking ahead) is decided at the end of the
+/// document. Small parts that are rare or judged whole (`paging`, `accessory`, a default,
+/// `components`, a condition's operand) are read as `JSONValue`s by the same reader and judged
+/// from those.
 struct FlowReader: JSONScanning {
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: JSONLimits
@@ -60,6 +61,8 @@ struct FlowReader: JSONScanning {
     /// Conditions naming a field that was not known yet; decided at the end of the document.
     var pending: [Pending] = []
     var hintsGiven = 0
+    /// The keys of the objects `check()` is in.
+    var checkedNames: [String] = []
 
     struct Place {
         var page: Int32
@@ -248,9 +251,9 @@ struct FlowReader: JSONScanning {
                 case 2: body = try localized("body")
                 case 3:
                     let scope = Scope(ordinal: firstOrdinal, what: "a page's condition", field: nil)
-                    let value = try value()
+                    let start = try conditionStart()
                     let (prefix, steps) = (prefix, steps)
-                    visibleIf = condition(value, at: { Self.path(prefix, steps) }, scope: scope, order: (firstOrdinal, 0))
+                    visibleIf = try judgeCondition(from: start, at: { Self.path(prefix, steps) }, scope: scope, order: (firstOrdinal, 0))
                 case 4: try readFields(page: index, declareOnly: false)
                 default: layout = try self.layout()
                 }
@@ -343,13 +346,13 @@ struct FlowReader: JSONScanning {
 
     /// Takes the id of a field (a string anywhere), reporting one met before.
     mutating func declare(_ id: String, ordinal: Int) {
-        if let earlier = declared[id] {
+        // (One lookup: a repeated id is entered again, then given back its first number.)
+        if let earlier = declared.updateValue(ordinal, forKey: id) {
+            declared[id] = earlier
             let place = places[earlier]
             let path = prefix + "pages" + Int(place.page) + "fields" + Int(place.slot)
             problem(
                 "duplicate field id '\(id)' (ids are unique in the whole flow; the field at \(path) has it too)")
-        } else {
-            declared[id] = ordinal
         }
     }
 
@@ -384,10 +387,10 @@ struct FlowReader: JSONScanning {
         "options",  // choice: 17
     ]
     static let commonFieldKeys = 9
-    static let kindNames = ["text", "duration", "choice", "toggle"]
+    static let kindNames: [StaticString] = ["text", "duration", "choice", "toggle"]
     /// The keys of each kind, as ranges of `fieldKeys`.
     static let kindKeyRanges = [9..<13, 13..<17, 17..<18, 18..<18]
-    static let reservedFieldIDs: Set<String> = ["background"]
+    static let reservedFieldIDs = ["background"]
 
     /// The kind whose key `key` is (an index of `kindNames`).
     static func owner(of key: Int) -> Int { kindKeyRanges.firstIndex { $0.contains(key) }! }
@@ -409,7 +412,8 @@ struct FlowReader: JSONScanning {
         var kindRead = false
         var label: LocalizedText?
         var required = false
-        var visibleIf, enabledIf, requiredIf: JSONValue?
+        /// Where the conditions start: judged once the field's id is known.
+        var visibleIf, enabledIf, requiredIf: Int?
         var accessory: [AccessoryItem]?
         var defaultJSON: JSONValue?
         var values = KindValues()
@@ -444,9 +448,17 @@ struct FlowReader: JSONScanning {
                     }
                 case 1:
                     kindRead = true
-                    if let name = try string("kind") {
-                        kind = Self.kindNames.firstIndex(of: name)
-                        if kind == nil { problem("unknown field kind '\(name)'; kinds are text, duration, choice, toggle") }
+                    if try peek() == UInt8(ascii: "\"") {
+                        let range = try scanString()
+                        kind =
+                            usedScratch
+                            ? scratch.withUnsafeBufferPointer { Self.match($0, Self.kindNames) } : Self.match(bytes, range, Self.kindNames)
+                        if kind == nil {
+                            let name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)
+                            problem("unknown field kind '\(name)'; kinds are text, duration, choice, toggle")
+                        }
+                    } else {
+                        _ = try string("kind")
                     }
                 case 2: label = try localized("label")
                 case 3:
@@ -455,9 +467,9 @@ struct FlowReader: JSONScanning {
                     let value = try value()
                     defaultJSON = value.isNull ? .none : value
                 case 4: required = try bool("required") ?? false
-                case 5: visibleIf = try value()
-                case 6: enabledIf = try value()
-                case 7: requiredIf = try value()
+                case 5: visibleIf = try conditionStart()
+                case 6: enabledIf = try conditionStart()
+                case 7: requiredIf = try conditionStart()
                 case 8: accessory = accessoryItems(try value(), at: path())
                 default:
                     if let kind, Self.kindKeyRanges[kind].contains(key) {
@@ -504,13 +516,16 @@ struct FlowReader: JSONScanning {
         let (prefix, steps) = (prefix, steps)
         var judged: (Condition?, Condition?, Condition?)
         if let visibleIf {
-            judged.0 = condition(visibleIf, at: { Self.path(prefix, steps) + "visibleIf" }, scope: scope, order: (ordinal, 1))
+            judged.0 = try judgeCondition(
+                from: visibleIf, at: { Self.path(prefix, steps) + "visibleIf" }, scope: scope, order: (ordinal, 1))
         }
         if let enabledIf {
-            judged.1 = condition(enabledIf, at: { Self.path(prefix, steps) + "enabledIf" }, scope: scope, order: (ordinal, 2))
+            judged.1 = try judgeCondition(
+                from: enabledIf, at: { Self.path(prefix, steps) + "enabledIf" }, scope: scope, order: (ordinal, 2))
         }
         if let requiredIf {
-            judged.2 = condition(requiredIf, at: { Self.path(prefix, steps) + "requiredIf" }, scope: scope, order: (ordinal, 3))
+            judged.2 = try judgeCondition(
+                from: requiredIf, at: { Self.path(prefix, steps) + "requiredIf" }, scope: scope, order: (ordinal, 3))
         }
         guard let kind else { return nil }
         let fieldKind: Field.Kind
@@ -791,37 +806,165 @@ struct FlowReader: JSONScanning {
     // MARK: Conditions
 
     static let comparisonKeys = ["equals", "notEquals", "in", "greaterThan", "lessThan", "filled"]
+    /// The keys of a condition object: `field`, `all`, `any`, `not`, then `comparisonKeys`.
+    static let conditionKeys: [StaticString] = [
+        "field", "all", "any", "not", "equals", "notEquals", "in", "greaterThan", "lessThan", "filled",
+    ]
 
-    /// A condition of `scope`; `order` places it among the flow's conditions (page, then its
-    /// fields in order, each field's `visibleIf`, `enabledIf`, `requiredIf`).
-    mutating func condition(_ value: JSONValue, at path: () -> JSONPath, scope: Scope, order: (Int, Int)) -> Condition? {
+    /// Steps over the value here, checking it and reporting its repeated keys as `value()` does,
+    /// without building it.
+    mutating func check() throws(JSONScanError) {
+        switch try peek() {
+        case UInt8(ascii: "{"):
+            guard try beginObject() else { return }
+            // (The names of the objects being checked, one after another: this one's from `first`.)
+            let first = checkedNames.count
+            repeat {
+                let (name, keyAt) = try memberName()
+                steps.append(.name(name))
+                if checkedNames[first...].contains(name) {
+                    try duplicate(keyAt: keyAt, read: false)
+                } else {
+                    checkedNames.append(name)
+                }
+                try check()
+                steps.removeLast()
+            } while try nextMember()
+            checkedNames.removeLast(checkedNames.count - first)
+        case UInt8(ascii: "["):
+            guard try beginArray() else { return }
+            var index = 0
+            repeat {
+                steps.append(.index(index))
+                try check()
+                steps.removeLast()
+                index += 1
+            } while try nextElement()
+        default: try skip()
+        }
+    }
+
+    /// Where the condition here starts, after checking it as `value()` reads it (its repeated
+    /// keys are reported now): it is judged in place once its scope is known (`judgeCondition`).
+    mutating func conditionStart() throws(JSONScanError) -> Int {
+        skipWhitespace()
+        let start = at
+        try check()
+        return start
+    }
+
+    /// Judges the condition that starts at `start`, reading it again in place.
+    mutating func judgeCondition(from start: Int, at path: () -> JSONPath, scope: Scope, order: (Int, Int)) throws(JSONScanError)
+        -> Condition?
+    {
+        let (end, reports) = (at, reportsDuplicates)
+        reportsDuplicates = false
+        defer { (at, reportsDuplicates) = (end, reports) }
+        return try condition(from: start, at: path, scope: scope, order: order)
+    }
+
+    /// What a condition object holds: where the value of each of its keys of `conditionKeys`
+    /// starts (the first, when a key is repeated), and whether it has other keys.
+    struct ConditionMembers {
+        var seen = KeysSeen()
+        var field, all, any, not: Int?
+        /// The comparison, when there is one: its index in `comparisonKeys`, where its value starts.
+        var comparison: (key: Int, start: Int)?
+        var others = false
+        /// How many of `comparisonKeys` it has.
+        var comparisons: Int { (seen.bits >> 4).nonzeroBitCount }
+        /// Whether it has a key besides `key` (an index of `conditionKeys`).
+        func hasOtherKeys(than key: Int) -> Bool { others || seen.bits & ~(1 << UInt32(key)) != 0 }
+    }
+
+    /// The members of the condition object here.
+    mutating func conditionMembers() throws(JSONScanError) -> ConditionMembers {
+        var members = ConditionMembers()
+        guard try beginObject() else { return members }
+        repeat {
+            let key = try anyKey()
+            let index =
+                usedScratch
+                ? scratch.withUnsafeBufferPointer { Self.match($0, Self.conditionKeys) } : Self.match(bytes, key, Self.conditionKeys)
+            try colon()
+            skipWhitespace()
+            if let index {
+                if members.seen.first(index) {
+                    switch index {
+                    case 0: members.field = at
+                    case 1: members.all = at
+                    case 2: members.any = at
+                    case 3: members.not = at
+                    default: members.comparison = (index - 4, at)
+                    }
+                }
+            } else {
+                members.others = true
+            }
+            try skip()
+        } while try nextMember()
+        return members
+    }
+
+    /// A condition of `scope`, read at `start`; `order` places it among the flow's conditions
+    /// (page, then its fields in order, each field's `visibleIf`, `enabledIf`, `requiredIf`).
+    /// Its members are found first; the problems that list its keys read it whole, as a value.
+    mutating func condition(from start: Int, at path: () -> JSONPath, scope: Scope, order: (Int, Int)) throws(JSONScanError)
+        -> Condition?
+    {
         // (Paths are made only for a problem: a condition's reads check before they report.)
-        guard case .object(let object) = value else {
-            _ = document.object(value, at: path(), what: "a condition")
+        at = start
+        guard try peek() == UInt8(ascii: "{") else {
+            _ = document.object(try value(), at: path(), what: "a condition")
             return nil
         }
-        if object["all"] != nil || object["any"] != nil {
-            let key = object["all"] != nil ? "all" : "any"
-            document.checkKeys(object, at: path(), allowed: [key], what: "an '\(key)' condition")
-            guard let list = document.array(object[key]!, at: path() + key, what: "'\(key)'") else { return nil }
-            if list.isEmpty {
+        let members = try conditionMembers()
+        func object() throws(JSONScanError) -> JSONObject {
+            at = start
+            guard case .object(let object) = try value() else { preconditionFailure("a condition object read again") }
+            return object
+        }
+        if let listStart = members.all ?? members.any {
+            let key = members.all != nil ? "all" : "any"
+            if members.hasOtherKeys(than: members.all != nil ? 1 : 2) {
+                document.checkKeys(try object(), at: path(), allowed: [key], what: "an '\(key)' condition")
+            }
+            at = listStart
+            guard try peek() == UInt8(ascii: "[") else {
+                _ = document.array(try value(), at: path() + key, what: "'\(key)'")
+                return nil
+            }
+            var partStarts: [Int] = []
+            if try beginArray() {
+                repeat {
+                    skipWhitespace()
+                    partStarts.append(at)
+                    try skip()
+                } while try nextElement()
+            }
+            if partStarts.isEmpty {
                 document.error(path() + key, "'\(key)' needs at least one condition")
                 return nil
             }
             var parts: [Condition] = []
-            for (at, part) in list.enumerated() {
-                if let condition = condition(part, at: { path() + key + at }, scope: scope, order: order) { parts.append(condition) }
+            for (index, partStart) in partStarts.enumerated() {
+                if let condition = try condition(from: partStart, at: { path() + key + index }, scope: scope, order: order) {
+                    parts.append(condition)
+                }
             }
-            guard parts.count == list.count else { return nil }
+            guard parts.count == partStarts.count else { return nil }
             return key == "all" ? .all(parts) : .any(parts)
         }
-        if let inner = object["not"] {
-            document.checkKeys(object, at: path(), allowed: ["not"], what: "a 'not' condition")
-            return condition(inner, at: { path() + "not" }, scope: scope, order: order).map(Condition.not)
+        if let inner = members.not {
+            if members.hasOtherKeys(than: 3) {
+                document.checkKeys(try object(), at: path(), allowed: ["not"], what: "a 'not' condition")
+            }
+            return try condition(from: inner, at: { path() + "not" }, scope: scope, order: order).map(Condition.not)
         }
-        guard let fieldValue = object["field"] else {
+        guard let fieldStart = members.field else {
             let before = document.problems.count + document.uncountedProblems
-            document.checkKeys(object, at: path(), allowed: ["field", "all", "any", "not"] + Self.comparisonKeys, what: "a condition")
+            document.checkKeys(
+                try object(), at: path(), allowed: ["field", "all", "any", "not"] + Self.comparisonKeys, what: "a condition")
             if document.problems.count + document.uncountedProblems == before {
                 document.error(
                     path(), "a condition needs 'field' with one of \(Self.comparisonKeys.joined(separator: ", ")), or 'all', 'any' or 'not'"
@@ -829,11 +972,12 @@ struct FlowReader: JSONScanning {
             }
             return nil
         }
-        if !object.keys.allSatisfy({ $0 == "field" || Self.comparisonKeys.contains($0) }) {
-            document.checkKeys(object, at: path(), allowed: ["field"] + Self.comparisonKeys, what: "a condition")
+        if members.others {
+            document.checkKeys(try object(), at: path(), allowed: ["field"] + Self.comparisonKeys, what: "a condition")
         }
-        let operators = object.keys.filter { Self.comparisonKeys.contains($0) }
-        guard operators.count == 1, let op = operators.first else {
+        guard members.comparisons == 1, let (opIndex, operandStart) = members.comparison else {
+            // (Named in the order they are written.)
+            let operators = try members.comparisons == 0 ? [] : object().keys.filter { Self.comparisonKeys.contains($0) }
             document.error(
                 path(),
                 operators.isEmpty
@@ -841,10 +985,13 @@ struct FlowReader: JSONScanning {
                     : "a condition has one comparison, not \(operators.joined(separator: " and "))")
             return nil
         }
-        guard case .string(let name) = fieldValue else {
-            _ = document.string(fieldValue, at: path() + "field", what: "'field'")
+        let op = Self.comparisonKeys[opIndex]
+        at = fieldStart
+        guard try peek() == UInt8(ascii: "\"") else {
+            _ = document.string(try value(), at: path() + "field", what: "'field'")
             return nil
         }
+        let name = try stringValue()
         guard let declaredOrdinal = declared[name] else {
             // Unknown, or declared further on: decided at the end of the document.
             pending.append(
@@ -865,7 +1012,8 @@ struct FlowReader: JSONScanning {
         let built = Int(places[declaredOrdinal].built)
         guard built >= 0 else { return nil }  // that field had problems of its own
         let field = fields[built]
-        let operand = object[op]!
+        at = operandStart
+        let operand = try value()
         func operandPath() -> JSONPath { path() + op }
         switch op {
         case "filled":
@@ -989,7 +1137,8 @@ struct FlowReader: JSONScanning {
 
     /// `text` when it is an id: 1–64 characters from `A-Z a-z 0-9 . _ -`.
     mutating func identifier(_ text: String, _ what: String) -> String? {
-        let valid = !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy(Self.isIDByte)
+        var text = text
+        let valid = !text.isEmpty && text.utf8.count <= 64 && text.withUTF8 { $0.allSatisfy(Self.isIDByte) }
         guard valid else {
             if text.utf8.count > 64 && text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 }) {
                 problem("\(what) is \(text.count) characters long; ids have at most 64")

@@ -224,7 +224,7 @@ extension JSONScanning {
         skipWhitespace()
         let keyAt = at
         let range = try anyKey()
-        let index = usedScratch ? match(scratch, keys) : match(range, keys)
+        let index = usedScratch ? scratch.withUnsafeBufferPointer { Self.match($0, keys) } : Self.match(bytes, range, keys)
         let name: String? = index == nil ? (usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)) : nil
         try colon()
         if let index {
@@ -327,21 +327,19 @@ extension JSONScanning {
         at += 1
     }
 
-    func match(_ range: Range<Int>, _ words: [StaticString]) -> Int? {
+    // (`match` and `isUTF8` are static: they need only the bytes, not a copy of the reader.)
+
+    /// The index of the word in `words` that `bytes[range]` holds, if any.
+    static func match(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ words: [StaticString]) -> Int? {
         let count = range.count
         for (index, word) in words.enumerated() where word.utf8CodeUnitCount == count {
-            if memcmp(bytes.baseAddress! + range.lowerBound, word.utf8Start, count) == 0 { return index }
+            if count == 0 || memcmp(bytes.baseAddress! + range.lowerBound, word.utf8Start, count) == 0 { return index }
         }
         return nil
     }
 
-    func match(_ decoded: [UInt8], _ words: [StaticString]) -> Int? {
-        decoded.withUnsafeBufferPointer { buffer in
-            for (index, word) in words.enumerated() where word.utf8CodeUnitCount == buffer.count {
-                if buffer.isEmpty || memcmp(buffer.baseAddress!, word.utf8Start, buffer.count) == 0 { return index }
-            }
-            return nil
-        }
+    static func match(_ decoded: UnsafeBufferPointer<UInt8>, _ words: [StaticString]) -> Int? {
+        match(decoded, 0..<decoded.count, words)
     }
 
     mutating func skipWhitespace() {
@@ -372,8 +370,9 @@ extension JSONScanning {
         let start = at + 1
         var index = start
         usedScratch = false
-        // Eight bytes at a time while none is a quote, a backslash or a control character (each
-        // test is exact for the word; the loop below finds which byte it was).
+        // Eight bytes at a time while none is a quote, a backslash or a control character. Each
+        // test may also flag bytes above a special one (a borrow carries upward), never below:
+        // the lowest flagged byte is the first special one, and the bytes before it are plain.
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         var highWord: UInt64 = 0
@@ -382,7 +381,13 @@ extension JSONScanning {
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
             let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            if special & highBits != 0 { break }
+            let flagged = special & highBits
+            if flagged != 0 {
+                let plain = flagged.trailingZeroBitCount / 8
+                highWord |= word & ((1 << UInt64(plain * 8)) &- 1)
+                index += plain
+                break
+            }
             highWord |= word
             index += 8
         }
@@ -391,7 +396,7 @@ extension JSONScanning {
             let byte = base[index]
             if byte == UInt8(ascii: "\"") {
                 guard index - start <= limits.stringBytes else { throw JSONScanError() }
-                if high >= 0x80 { guard isUTF8(start..<index) else { throw JSONScanError() } }
+                if high >= 0x80 { guard Self.isUTF8(bytes, start..<index) else { throw JSONScanError() } }
                 at = index + 1
                 return start..<index
             }
@@ -415,7 +420,7 @@ extension JSONScanning {
                 at += 1
             }
             if at > run {
-                if high >= 0x80 { guard isUTF8(run..<at) else { throw JSONScanError() } }
+                if high >= 0x80 { guard Self.isUTF8(bytes, run..<at) else { throw JSONScanError() } }
                 scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<at]))
                 high = 0
                 guard scratch.count <= limits.stringBytes else { throw JSONScanError() }
@@ -441,7 +446,7 @@ extension JSONScanning {
     }
 
     /// Whether `bytes[range]` is strict UTF-8 (no overlongs, surrogates or scalars past U+10FFFF).
-    func isUTF8(_ range: Range<Int>) -> Bool {
+    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var index = range.lowerBound
         while index < range.upperBound {
             if bytes[index] < 0x80 {
