@@ -273,8 +273,19 @@ struct FlowReader: JSONScanning {
 
     /// A page past the last one read: only its field ids are taken (repeated ones are problems).
     mutating func declarePage(index: Int) throws(JSONScanError) {
-        skipWhitespace()
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "{") else {
+        try readOnly(member: 4, of: Self.pageKeys, startingWith: UInt8(ascii: "[")) { reader throws(JSONScanError) in
+            try reader.readFields(page: index, declareOnly: true)
+        }
+    }
+
+    /// An object past a limit, of which only one member is read (`take`, when its value starts
+    /// with `start`); every other member, and a value that is not an object, is stepped over and
+    /// checked as any value is.
+    mutating func readOnly(
+        member wanted: Int, of keys: [StaticString], startingWith start: UInt8,
+        _ take: (inout FlowReader) throws(JSONScanError) -> Void
+    ) throws(JSONScanError) {
+        guard try peek() == UInt8(ascii: "{") else {
             _ = try value()
             return
         }
@@ -282,10 +293,10 @@ struct FlowReader: JSONScanning {
         var others: [String] = []
         if try beginObject() {
             repeat {
-                guard let key = try member(Self.pageKeys, &seen, &others, what: nil) else { continue }
-                steps.append(.key(Self.pageKeys[key]))
-                if key == 4, try peek() == UInt8(ascii: "[") {
-                    try readFields(page: index, declareOnly: true)
+                guard let key = try member(keys, &seen, &others, what: nil) else { continue }
+                steps.append(.key(keys[key]))
+                if key == wanted, try peek() == start {
+                    try take(&self)
                 } else {
                     _ = try value()
                 }
@@ -358,23 +369,8 @@ struct FlowReader: JSONScanning {
 
     /// A field past a limit: only its id is taken.
     mutating func declareField(ordinal: Int) throws(JSONScanError) {
-        guard try peek() == UInt8(ascii: "{") else {
-            _ = try value()
-            return
-        }
-        var seen = KeysSeen()
-        var others: [String] = []
-        if try beginObject() {
-            repeat {
-                guard let key = try member(Self.fieldKeys, &seen, &others, what: nil) else { continue }
-                steps.append(.key(Self.fieldKeys[key]))
-                if key == 0, try peek() == UInt8(ascii: "\"") {
-                    declare(try stringValue(), ordinal: ordinal)
-                } else {
-                    _ = try value()
-                }
-                steps.removeLast()
-            } while try nextMember()
+        try readOnly(member: 0, of: Self.fieldKeys, startingWith: UInt8(ascii: "\"")) { reader throws(JSONScanError) in
+            reader.declare(try reader.stringValue(), ordinal: ordinal)
         }
     }
 
