@@ -8,43 +8,43 @@
 /// first; running one may hand it out again and make more wait, and those come after the ones
 /// already waiting. The owner drains with `while let event = queue.next() { send(event) }`, and
 /// stops early by leaving the loop (the rest stay waiting until `removeAll()`).
-public struct ReentrancyQueue<Element> {
+package struct ReentrancyQueue<Element> {
     /// How many handouts are running (`begin()` calls not yet ended).
-    public private(set) var depth = 0
+    package private(set) var depth = 0
     /// The waiting elements from `head` on, first sent first (those before `head` were taken).
     private var waiting: [Element] = []
     private var head = 0
 
-    public init() {}
+    package init() {}
 
     /// True while something is being handed out: an element admitted now waits.
-    public var isBusy: Bool { depth > 0 }
+    package var isBusy: Bool { depth > 0 }
 
     /// How many elements are waiting.
-    public var count: Int { waiting.count - head }
+    package var count: Int { waiting.count - head }
 
     /// Whether `element` may run now: true when nothing is being handed out. Otherwise it waits,
     /// after those already waiting, and the answer is false.
-    public mutating func admit(_ element: Element) -> Bool {
+    package mutating func admit(_ element: Element) -> Bool {
         guard isBusy else { return true }
         waiting.append(element)
         return false
     }
 
     /// A handout starts: elements admitted until its `end()` wait.
-    public mutating func begin() {
+    package mutating func begin() {
         depth += 1
     }
 
     /// The handout begun last ends.
-    public mutating func end() {
+    package mutating func end() {
         precondition(depth > 0, "ReentrancyQueue.end() without begin()")
         depth -= 1
     }
 
     /// The first waiting element, taken off the queue; nil while something is being handed out
     /// (it runs once the handout ends) or when none waits.
-    public mutating func next() -> Element? {
+    package mutating func next() -> Element? {
         guard !isBusy, head < waiting.count else { return nil }
         let element = waiting[head]
         head += 1
@@ -56,7 +56,7 @@ public struct ReentrancyQueue<Element> {
     }
 
     /// Drops every waiting element (their sender is gone).
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         waiting.removeAll()
         head = 0
     }
