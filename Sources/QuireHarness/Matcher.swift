@@ -169,7 +169,7 @@ enum ExpectationCheck {
         _ object: JSONObject, at path: () -> JSONPath, allowed: [String], what: @autoclosure () -> String,
         reader: inout DocumentReader
     ) {
-        guard object.keys.contains(where: { !allowed.contains($0) }) else { return }
+        guard object.contains(where: { !allowed.contains($0.key) }) else { return }
         reader.checkKeys(object, at: path(), allowed: allowed, what: what())
     }
 }
@@ -193,9 +193,10 @@ public struct EmittedPattern: Sendable, Hashable, CustomStringConvertible {
         case .string(let text):
             name = text
         case .object(let object) where object.count == 1:
-            name = object.keys[0]
-            guard case .object(let fields) = object.values[0] else {
-                reader.error(path() + name, "a notification pattern is {\"\(name)\": {payload keys…}}, not \(object.values[0].typeName)")
+            let member = object.firstMember!
+            name = member.key
+            guard case .object(let fields) = member.value else {
+                reader.error(path() + name, "a notification pattern is {\"\(name)\": {payload keys…}}, not \(member.value.typeName)")
                 return nil
             }
             payload = fields

@@ -314,7 +314,7 @@ public enum ScriptLoader {
             reader.error(path(), "a step must be an object with one key, not \(raw.typeName)")
             return nil
         }
-        guard object.count == 1, let key = object.keys.first, let value = object.values.first else {
+        guard object.count == 1, let (key, value) = object.firstMember else {
             reader.error(
                 path(),
                 "a step has exactly one key, not \(object.count)\(object.isEmpty ? "" : " (\(object.keys.joined(separator: ", ")))")")
@@ -374,21 +374,21 @@ public enum ScriptLoader {
                 }
                 return nil
             case .success(let event):
-                if let flow { checkAgainstFlow(event, at: { path() + key }, flow: flow.flow, reader: &reader) }
+                if let flow { checkAgainstFlow(event, at: { path() + key }, flow: flow, reader: &reader) }
                 return .event(event)
             }
         }
     }
 
     /// Names an event uses must exist in the flow (a typo in a field id is a broken script).
-    static func checkAgainstFlow(_ event: Event, at path: () -> JSONPath, flow: Flow, reader: inout DocumentReader) {
+    static func checkAgainstFlow(_ event: Event, at path: () -> JSONPath, flow checked: CheckedFlow, reader: inout DocumentReader) {
         switch event {
-        case .tap(.field(let id)) where flow.fieldIndex(of: id) == nil:
+        case .tap(.field(let id)) where checked.flow.fieldIndex(of: id) == nil:
             var message = "the flow has no field '\(id)'"
-            if let near = reader.hint(for: id, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
+            if let near = reader.hint(for: id, in: checked.flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
             reader.error(path(), message)
         case .select(let option):
-            let known = flow.fields.contains { field in
+            let known = checked.flow.fields.contains { field in
                 if case .choice(let options) = field.kind { return options.index(of: option) != nil }
                 return false
             }

@@ -106,7 +106,8 @@ public struct Trace: Sendable {
             let failed = step.index == failingStep
             out += "<li id=\"step-\(step.index)\"\(failed ? " class=\"fail\"" : "")><span class=\"n\">\(step.index)</span>"
             out += "<code>\(Self.escape(JSONWriter.string(step.step)))</code>"
-            if !failed, case .object(let object) = step.step, let key = object.keys.first, key.hasPrefix("expect") || key == "restart" {
+            if !failed, case .object(let object) = step.step, let key = object.firstMember?.key, key.hasPrefix("expect") || key == "restart"
+            {
                 out += " <span class=\"ok\">✓</span>"
             }
             if !step.notifications.isEmpty {

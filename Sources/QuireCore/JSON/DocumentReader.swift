@@ -142,7 +142,7 @@ public struct DocumentReader: Sendable {
     public mutating func checkKeys(
         _ object: JSONObject, at path: JSONPath, allowed: [String], required: [String] = [], what: String
     ) {
-        for key in object.keys where !allowed.contains(key) {
+        for (key, _) in object where !allowed.contains(key) {
             var message = "unknown key '\(key)' in \(what)"
             if let suggestion = Self.closest(to: key, in: allowed) { message += "; did you mean '\(suggestion)'?" }
             error(path + key, message, onKey: true)

@@ -82,9 +82,11 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 
 /// A JSON object that keeps its keys in insertion order. Lookups are linear for small objects and
 /// go through a lazily built index for large ones (a flow's `values` can hold thousands of keys).
+/// The members are one array of pairs: one allocation an object.
 public struct JSONObject: Sendable, Hashable, Sequence {
-    public private(set) var keys: [String] = []
-    public private(set) var values: [JSONValue] = []
+    public typealias Member = (key: String, value: JSONValue)
+
+    private var members: [Member] = []
     private var index: [String: Int]? = nil
 
     private static let indexThreshold = 12
@@ -92,27 +94,32 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     public init() {}
 
     public init(minimumCapacity: Int) {
-        keys.reserveCapacity(minimumCapacity)
-        values.reserveCapacity(minimumCapacity)
+        members.reserveCapacity(minimumCapacity)
     }
 
-    public var count: Int { keys.count }
-    public var isEmpty: Bool { keys.isEmpty }
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
+
+    /// The keys in order (a new array: for messages and tests; iterate the object itself).
+    public var keys: [String] { members.map(\.key) }
+    /// The values in key order (a new array).
+    public var values: [JSONValue] { members.map(\.value) }
+    /// The first member in document order, if any.
+    public var firstMember: Member? { members.first }
 
     public func position(of key: String) -> Int? {
         if let index { return index[key] }
-        return keys.firstIndex(of: key)
+        return members.firstIndex { $0.key == key }
     }
 
     public subscript(key: String) -> JSONValue? {
-        get { position(of: key).map { values[$0] } }
+        get { position(of: key).map { members[$0].value } }
         set {
             if let at = position(of: key) {
                 if let newValue {
-                    values[at] = newValue
+                    members[at].value = newValue
                 } else {
-                    keys.remove(at: at)
-                    values.remove(at: at)
+                    members.remove(at: at)
                     index = nil
                     rebuildIndexIfLarge()
                 }
@@ -124,30 +131,31 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     /// Appends a key known not to be present yet (the parser checks duplicates itself).
     public mutating func append(_ key: String, _ value: JSONValue) {
-        keys.append(key)
-        values.append(value)
+        members.append((key, value))
         if index != nil {
-            index![key] = keys.count - 1
+            index![key] = members.count - 1
         } else {
             rebuildIndexIfLarge()
         }
     }
 
     private mutating func rebuildIndexIfLarge() {
-        guard index == nil, keys.count > Self.indexThreshold else { return }
-        var built = [String: Int](minimumCapacity: keys.count)
-        for (at, key) in keys.enumerated() { built[key] = at }
+        guard index == nil, members.count > Self.indexThreshold else { return }
+        var built = [String: Int](minimumCapacity: members.count)
+        for (at, member) in members.enumerated() { built[member.key] = at }
         index = built
     }
 
-    public func makeIterator() -> Zip2Sequence<[String], [JSONValue]>.Iterator {
-        zip(keys, values).makeIterator()
+    public func makeIterator() -> IndexingIterator<[Member]> {
+        members.makeIterator()
     }
 
     /// Objects are equal when they hold the same keys with equal values, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        if lhs.members.elementsEqual(rhs.members, by: { $0.key == $1.key }) {
+            return lhs.members.elementsEqual(rhs.members, by: { $0.value == $1.value })
+        }
         for (key, value) in lhs {
             guard rhs[key] == value else { return false }
         }

@@ -84,10 +84,22 @@ public enum TapTarget: Sendable, Hashable {
         }
     }
 
+    /// A name without a colon is `background` or a field id; with one, the part before the
+    /// first colon says which kind of target the rest names.
     public init?(_ name: String) {
-        if name == "background" {
-            self = .background
-        } else if let rest = name.strip(prefix: "indicator:") {
+        guard let colon = name.utf8.firstIndex(of: UInt8(ascii: ":")) else {
+            if name == "background" {
+                self = .background
+            } else if name.isEmpty {
+                return nil
+            } else {
+                self = .field(name)
+            }
+            return
+        }
+        let rest = String(name[name.utf8.index(after: colon)...])
+        switch name[..<colon] {
+        case "indicator":
             switch rest {
             case "left": self = .indicatorLeft
             case "right": self = .indicatorRight
@@ -97,15 +109,14 @@ public enum TapTarget: Sendable, Hashable {
                 else { return nil }
                 self = .indicatorPage(page)
             }
-        } else if let rest = name.strip(prefix: "button:") {
+        case "button":
             guard let button = Button(rawValue: rest) else { return nil }
             self = .button(button)
-        } else if let rest = name.strip(prefix: "accessory:") {
+        case "accessory":
             guard let item = AccessoryItem(rawValue: rest) else { return nil }
             self = .accessory(item)
-        } else {
-            guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: ":")) else { return nil }
-            self = .field(name)
+        default:
+            return nil
         }
     }
 }
@@ -143,8 +154,10 @@ public enum Key: String, Sendable, Hashable, CaseIterable {
 }
 
 extension String {
+    /// The rest of the string after an ASCII `prefix`, compared byte by byte.
     func strip(prefix: String) -> String? {
-        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : nil
+        guard utf8.starts(with: prefix.utf8) else { return nil }
+        return String(self[utf8.index(startIndex, offsetBy: prefix.utf8.count)...])
     }
 }
 
@@ -173,7 +186,7 @@ extension Event {
             return .success(number)
         }
         func onlyKeys(_ object: JSONObject, _ allowed: [String]) -> ParseError? {
-            for member in object.keys where !allowed.contains(member) {
+            for (member, _) in object where !allowed.contains(member) {
                 return ParseError(path: [.key(member)], message: "unknown key '\(member)' in '\(key)'")
             }
             return nil
@@ -274,7 +287,7 @@ extension Event {
         guard case .object(let object) = json else {
             return .failure(ParseError(path: [], message: "an event must be an object with one key, not \(json.typeName)"))
         }
-        guard object.count == 1, let key = object.keys.first, let value = object.values.first else {
+        guard object.count == 1, let (key, value) = object.firstMember else {
             return .failure(
                 ParseError(path: [], message: "an event has exactly one key, not \(object.count) (\(object.keys.joined(separator: ", ")))"))
         }

@@ -19,7 +19,8 @@ extension Session {
 
     /// One top-level key of the state; nil for a key the state does not have.
     public func stateValue(_ key: String) -> JSONValue? {
-        StateKey(rawValue: key).map(stateValue)
+        guard let key = StateKey(rawValue: key) else { return nil }
+        return stateValue(key)
     }
 
     /// One top-level key of the state.
