@@ -1,5 +1,12 @@
 import QuireCore
 
+/// The cases coverage counts, in the order of its counters: made once, where `allCases` makes a
+/// new array at each use.
+extension ValidationCode { static let counted = allCases }
+extension Refusal { static let counted = allCases }
+extension AccessoryItem { static let counted = allCases }
+extension MoveKind { static let counted = allCases }
+
 /// How a page move was asked for, as `--coverage` counts them (docs/coverage.md).
 public enum MoveKind: String, Sendable, Hashable, CaseIterable {
     case button, key, dot, drag, fling, autoAdvance, restart
@@ -73,7 +80,7 @@ public struct FlowCoverage: Sendable {
     static let codeCount = ValidationCode.allCases.count
 
     public func codeHits(field: Int, _ code: ValidationCode) -> Int {
-        codes[field * Self.codeCount + ValidationCode.allCases.firstIndex(of: code)!]
+        codes[field * Self.codeCount + ValidationCode.counted.firstIndex(of: code)!]
     }
 
     // MARK: What can be covered
@@ -169,16 +176,16 @@ public struct FlowCoverage: Sendable {
         let reasons = possibleRefusals
         list.append(
             Category(
-                name: "refusals", covered: reasons.count { refusals[Refusal.allCases.firstIndex(of: $0)!] > 0 },
+                name: "refusals", covered: reasons.count { refusals[Refusal.counted.firstIndex(of: $0)!] > 0 },
                 total: reasons.count))
         let items = possibleAccessory
         list.append(
             Category(
-                name: "accessory", covered: items.count { accessory[AccessoryItem.allCases.firstIndex(of: $0)!] > 0 },
+                name: "accessory", covered: items.count { accessory[AccessoryItem.counted.firstIndex(of: $0)!] > 0 },
                 total: items.count))
         let kinds = possibleMoves
         list.append(
-            Category(name: "moves", covered: kinds.count { moves[MoveKind.allCases.firstIndex(of: $0)!] > 0 }, total: kinds.count))
+            Category(name: "moves", covered: kinds.count { moves[MoveKind.counted.firstIndex(of: $0)!] > 0 }, total: kinds.count))
         return list
     }
 
@@ -202,13 +209,13 @@ public struct FlowCoverage: Sendable {
             guard !missing.isEmpty else { continue }
             gaps.append(Gap(path: site.path, message: "\(site.key.rawValue) was never \(missing.joined(separator: " or "))"))
         }
-        for reason in possibleRefusals where refusals[Refusal.allCases.firstIndex(of: reason)!] == 0 {
+        for reason in possibleRefusals where refusals[Refusal.counted.firstIndex(of: reason)!] == 0 {
             gaps.append(Gap(path: .root, message: "no move was refused for '\(reason.rawValue)'"))
         }
-        for item in possibleAccessory where accessory[AccessoryItem.allCases.firstIndex(of: item)!] == 0 {
+        for item in possibleAccessory where accessory[AccessoryItem.counted.firstIndex(of: item)!] == 0 {
             gaps.append(Gap(path: .root, message: "the accessory item '\(item.rawValue)' was never used"))
         }
-        for kind in possibleMoves where moves[MoveKind.allCases.firstIndex(of: kind)!] == 0 {
+        for kind in possibleMoves where moves[MoveKind.counted.firstIndex(of: kind)!] == 0 {
             gaps.append(Gap(path: .root, message: "no page move by '\(kind.rawValue)'"))
         }
         return gaps
@@ -259,22 +266,19 @@ struct CoverageRecorder {
             }
         }
         session.forEachShownError { field, code in
-            coverage.codes[field * FlowCoverage.codeCount + ValidationCode.allCases.firstIndex(of: code)!] += 1
+            coverage.codes[field * FlowCoverage.codeCount + ValidationCode.counted.firstIndex(of: code)!] += 1
         }
     }
 
-    /// An event and what it emitted, then the session after it. An event that emitted nothing
-    /// changed nothing coverage reads (no page, value, focus or error changed), and the session
-    /// is not read: reading it through the driver copies it.
+    /// An event and what it emitted, then the session after it. An event that emitted nothing,
+    /// or only `ignored` (an event that does not apply changes nothing), changed nothing coverage
+    /// reads (no page, value, focus or error changed), and the session is not read: reading it
+    /// through the driver copies it.
     mutating func record(_ event: Event, emitted: [SessionNotification], driver: SessionDriver) {
         guard !emitted.isEmpty else { return }
         tally(event, emitted: emitted)
-        // The harness's own driver lends its session in place; another driver's is copied.
-        if let direct = driver as? DirectDriver {
-            observe(direct.session)
-        } else {
-            observe(driver.session)
-        }
+        guard emitted.contains(where: { if case .ignored = $0 { false } else { true } }) else { return }
+        driver.read { observe($0) }
     }
 
     private mutating func tally(_ event: Event, emitted: [SessionNotification]) {
@@ -282,16 +286,16 @@ struct CoverageRecorder {
         for notification in emitted {
             switch notification {
             case .pageWillChange:
-                if let kind = MoveKind.of(event, paging: flow.paging) { coverage.moves[MoveKind.allCases.firstIndex(of: kind)!] += 1 }
+                if let kind = MoveKind.of(event, paging: flow.paging) { coverage.moves[MoveKind.counted.firstIndex(of: kind)!] += 1 }
             case .focusChanged(_, let to?):
                 if let field = flow.fieldIndex(of: to) { coverage.fieldFocused[field] += 1 }
             case .valueChanged(let id, _):
                 if let field = flow.fieldIndex(of: id) { coverage.fieldEdited[field] += 1 }
             case .refused(let reason, let errors):
-                coverage.refusals[Refusal.allCases.firstIndex(of: reason)!] += 1
+                coverage.refusals[Refusal.counted.firstIndex(of: reason)!] += 1
                 for error in errors {
                     if let field = flow.fieldIndex(of: error.field) {
-                        coverage.codes[field * FlowCoverage.codeCount + ValidationCode.allCases.firstIndex(of: error.code)!] += 1
+                        coverage.codes[field * FlowCoverage.codeCount + ValidationCode.counted.firstIndex(of: error.code)!] += 1
                     }
                 }
             case .ignored:
@@ -301,12 +305,12 @@ struct CoverageRecorder {
             }
         }
         if case .tap(.accessory(let item)) = event, !ignored {
-            coverage.accessory[AccessoryItem.allCases.firstIndex(of: item)!] += 1
+            coverage.accessory[AccessoryItem.counted.firstIndex(of: item)!] += 1
         }
     }
 
     mutating func restarted(_ session: Session) {
-        coverage.moves[MoveKind.allCases.firstIndex(of: .restart)!] += 1
+        coverage.moves[MoveKind.counted.firstIndex(of: .restart)!] += 1
         observe(session)
     }
 }

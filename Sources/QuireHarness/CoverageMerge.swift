@@ -84,7 +84,7 @@ extension CoverageReport {
                 coverage.fieldFocused[field] = count(item["focused"], at: itemAt + "focused")
                 coverage.fieldEdited[field] = count(item["edited"], at: itemAt + "edited")
                 for code in coverage.possibleCodes(field) {
-                    coverage.codes[field * FlowCoverage.codeCount + ValidationCode.allCases.firstIndex(of: code)!] =
+                    coverage.codes[field * FlowCoverage.codeCount + ValidationCode.counted.firstIndex(of: code)!] =
                         count(item["codes"]?[code.rawValue], at: itemAt + "codes" + code.rawValue)
                 }
             }
@@ -97,15 +97,15 @@ extension CoverageReport {
                 coverage.siteFalse[site] = count(item["false"], at: itemAt + "false")
             }
             for reason in coverage.possibleRefusals {
-                coverage.refusals[Refusal.allCases.firstIndex(of: reason)!] =
+                coverage.refusals[Refusal.counted.firstIndex(of: reason)!] =
                     count(object["refusals"]?[reason.rawValue], at: at + "refusals" + reason.rawValue)
             }
             for item in coverage.possibleAccessory {
-                coverage.accessory[AccessoryItem.allCases.firstIndex(of: item)!] =
+                coverage.accessory[AccessoryItem.counted.firstIndex(of: item)!] =
                     count(object["accessory"]?[item.rawValue], at: at + "accessory" + item.rawValue)
             }
             for kind in coverage.possibleMoves {
-                coverage.moves[MoveKind.allCases.firstIndex(of: kind)!] = count(
+                coverage.moves[MoveKind.counted.firstIndex(of: kind)!] = count(
                     object["moves"]?[kind.rawValue], at: at + "moves" + kind.rawValue)
             }
             if fits { flows.append(coverage) }

@@ -129,15 +129,15 @@ public enum CoverageReport {
             }
             var refusals = JSONObject()
             for reason in coverage.possibleRefusals {
-                refusals.append(reason.rawValue, .number(Double(coverage.refusals[Refusal.allCases.firstIndex(of: reason)!])))
+                refusals.append(reason.rawValue, .number(Double(coverage.refusals[Refusal.counted.firstIndex(of: reason)!])))
             }
             var accessory = JSONObject()
             for item in coverage.possibleAccessory {
-                accessory.append(item.rawValue, .number(Double(coverage.accessory[AccessoryItem.allCases.firstIndex(of: item)!])))
+                accessory.append(item.rawValue, .number(Double(coverage.accessory[AccessoryItem.counted.firstIndex(of: item)!])))
             }
             var moves = JSONObject()
             for kind in coverage.possibleMoves {
-                moves.append(kind.rawValue, .number(Double(coverage.moves[MoveKind.allCases.firstIndex(of: kind)!])))
+                moves.append(kind.rawValue, .number(Double(coverage.moves[MoveKind.counted.firstIndex(of: kind)!])))
             }
             var object = JSONObject()
             object.append("file", .string(coverage.file))

@@ -45,6 +45,30 @@ import Testing
         #expect(both.gaps.contains { $0.message == "page 'both' was never current" })
     }
 
+    /// An event that was ignored changed nothing: the session is not read after it, so it adds
+    /// no sighting of a condition's outcome (docs/coverage.md, "Decisions").
+    @Test func anIgnoredEventAddsNoSighting() throws {
+        func run(_ steps: String) throws -> FlowCoverage {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quire-coverage-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            try Data(contentsOf: folder.appendingPathComponent("flow.json")).write(to: scratch.appendingPathComponent("flow.json"))
+            let script = #"{"format": "quire.session/1", "flow": "flow.json", "steps": [\#(steps)]}"#
+            try Data(script.utf8).write(to: scratch.appendingPathComponent("script.json"))
+            var options = Suite.Options(jobs: 1)
+            options.runner.coverage = true
+            let outcome = Suite.run(Suite.discover([scratch.path]), options: options, reporters: [])
+            #expect(outcome.summary.passed == 1)
+            return try #require(outcome.coverage.first)
+        }
+        let plain = try run(#"{"tap": "button:next"}"#)
+        let ignoredFirst = try run(
+            #"{"tap": "button:back"}, {"expectEmitted": ["ignored"]}, {"tap": "button:back"}, {"tap": "button:next"}"#)
+        #expect(walksBranch(plain).1 > 0)
+        #expect(ignoredFirst.siteTrue == plain.siteTrue && ignoredFirst.siteFalse == plain.siteFalse)
+        #expect(ignoredFirst.pageCurrent == plain.pageCurrent)
+    }
+
     @Test func coverageMergedOverJobsIsTheSameAsOverOneJob() throws {
         let sessions = testsFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("data/sessions").path
         func run(_ jobs: Int) -> [FlowCoverage] {
