@@ -152,7 +152,13 @@ struct FlowReader: JSONScanning {
 
     static let topKeys: [StaticString] = ["format", "id", "title", "paging", "accessory", "pages"]
 
+    /// The fields a document of this size may hold, give or take: the ids' table and the places
+    /// are made that big at first (a field with its display strings takes a few hundred bytes).
+    var expectedFields: Int { min(bytes.count / 256, Flow.maxFields) }
+
     mutating func readDocument() throws(JSONScanError) -> Flow? {
+        declared.reserveCapacity(expectedFields)
+        places.reserveCapacity(expectedFields)
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
         skipWhitespace()
         guard at < bytes.count else { throw JSONScanError() }
@@ -525,6 +531,7 @@ struct FlowReader: JSONScanning {
         }
         guard let kind else { return nil }
         let fieldKind: Field.Kind
+        // (A default of the right type is taken as it is: its path is made only for a problem.)
         var defaultValue = FieldValue.null
         switch kind {
         case 0:
@@ -532,7 +539,7 @@ struct FlowReader: JSONScanning {
             if let minLength = options.minLength, let maxLength = options.maxLength, minLength > maxLength {
                 problem("minLength \(minLength) is greater than maxLength \(maxLength)", at: "minLength")
             }
-            if let v = defaultJSON, let text = document.string(v, at: path() + "default", what: "a text field's default") {
+            if let v = defaultJSON, let text = v.stringValue ?? document.string(v, at: path() + "default", what: "a text field's default") {
                 if let maxLength = options.maxLength, text.count > maxLength {
                     problem("the default is \(text.count) characters; maxLength is \(maxLength)", at: "default")
                 }
@@ -557,7 +564,8 @@ struct FlowReader: JSONScanning {
                 }
             }
             if let v = defaultJSON,
-                let n = document.integer(v, at: path() + "default", what: "a duration's default (seconds)", in: 0...86_399)
+                let n = v.intValue.flatMap({ (0...86_399).contains($0) ? $0 : nil })
+                    ?? document.integer(v, at: path() + "default", what: "a duration's default (seconds)", in: 0...86_399)
             {
                 if values.durationRangeOK && (n < options.min || n > options.max) {
                     problem("the default \(n) is outside min \(options.min) to max \(options.max)", at: "default")
@@ -575,7 +583,7 @@ struct FlowReader: JSONScanning {
         case 2:
             if !seen.has(17) { problem("a choice field is missing the required key 'options'") }
             let options = ChoiceOptions(options: values.options)
-            if let v = defaultJSON, let text = document.string(v, at: path() + "default", what: "a choice's default") {
+            if let v = defaultJSON, let text = v.stringValue ?? document.string(v, at: path() + "default", what: "a choice's default") {
                 if let at = options.index(of: text) {
                     defaultValue = .choice(at)
                 } else {
@@ -586,7 +594,7 @@ struct FlowReader: JSONScanning {
             }
             fieldKind = .choice(options)
         default:
-            if let v = defaultJSON, let on = document.bool(v, at: path() + "default", what: "a toggle's default") {
+            if let v = defaultJSON, let on = v.boolValue ?? document.bool(v, at: path() + "default", what: "a toggle's default") {
                 defaultValue = .toggle(on)
             }
             fieldKind = .toggle
@@ -1161,7 +1169,7 @@ struct FlowReader: JSONScanning {
                 return nil
             }
             tagRanges.removeAll(keepingCapacity: true)
-            escapedTags.removeAll(keepingCapacity: true)
+            if !escapedTags.isEmpty { escapedTags.removeAll(keepingCapacity: true) }
             repeat {
                 skipWhitespace()
                 let keyAt = at
@@ -1186,13 +1194,13 @@ struct FlowReader: JSONScanning {
                 }
                 try colon()
                 let step = tag.map(JSONStep.name) ?? .range(key)
-                steps.append(step)
                 if repeated {
+                    steps.append(step)
                     try duplicate(keyAt: keyAt)
+                    steps.removeLast()
                 } else {
                     try checkedText(what, tag: step)
                 }
-                steps.removeLast()
             } while try nextMember()
         default:
             let value = try value()
@@ -1203,7 +1211,8 @@ struct FlowReader: JSONScanning {
     }
 
     /// A display string's text: a string, of at most `Flow.maxDisplayCharacters` characters.
-    /// (`tag`: the language of the text, in an object of languages.)
+    /// (`tag`: the language of the text, in an object of languages: the last step of its path,
+    /// put on `steps` only to read a value that is not a string, or to report a problem.)
     mutating func checkedText(_ what: String, tag: JSONStep? = nil) throws(JSONScanError) {
         skipWhitespace()
         guard at < bytes.count else { throw JSONScanError() }
@@ -1215,8 +1224,10 @@ struct FlowReader: JSONScanning {
             }
         }
         guard bytes[at] == UInt8(ascii: "\"") else {
+            if let tag { steps.append(tag) }
             let value = try value()
             _ = document.string(value, at: path(), what: shown())
+            if tag != nil { steps.removeLast() }
             return
         }
         let range = try scanString()
@@ -1225,9 +1236,11 @@ struct FlowReader: JSONScanning {
         guard count > Flow.maxDisplayCharacters else { return }
         let characters = usedScratch ? String(decoding: scratch, as: UTF8.self).count : makeString(range).count
         if characters > Flow.maxDisplayCharacters {
+            if let tag { steps.append(tag) }
             problem(
                 "\(shown()) is \(characters) characters long; a display string has at most \(Flow.maxDisplayCharacters) (a longer text takes seconds to lay out)"
             )
+            if tag != nil { steps.removeLast() }
         }
     }
 

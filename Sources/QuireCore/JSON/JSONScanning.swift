@@ -89,7 +89,14 @@ extension JSONScanning {
 
     /// Whether two ranges of `bytes` hold the same bytes.
     @inline(__always) func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        a.count == b.count && memcmp(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, a.count) == 0
+        Self.equal(bytes.baseAddress! + a.lowerBound, a.count, bytes.baseAddress! + b.lowerBound, b.count)
+    }
+
+    /// Whether the `count` bytes at `a` are the `otherCount` bytes at `b`.
+    static func equal(_ a: UnsafePointer<UInt8>, _ count: Int, _ b: UnsafePointer<UInt8>, _ otherCount: Int) -> Bool {
+        guard count == otherCount else { return false }
+        for index in 0..<count where a[index] != b[index] { return false }
+        return true
     }
 
     @inline(__always) func makeString(_ range: Range<Int>) -> String {
@@ -331,9 +338,9 @@ extension JSONScanning {
 
     /// The index of the word in `words` that `bytes[range]` holds, if any.
     static func match(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ words: [StaticString]) -> Int? {
-        let count = range.count
-        for (index, word) in words.enumerated() where word.utf8CodeUnitCount == count {
-            if count == 0 || memcmp(bytes.baseAddress! + range.lowerBound, word.utf8Start, count) == 0 { return index }
+        let start = bytes.baseAddress! + range.lowerBound
+        for (index, word) in words.enumerated() where equal(start, range.count, word.utf8Start, word.utf8CodeUnitCount) {
+            return index
         }
         return nil
     }
@@ -343,11 +350,15 @@ extension JSONScanning {
     }
 
     mutating func skipWhitespace() {
-        while at < bytes.count {
-            switch bytes[at] {
-            case 0x20, 0x0A, 0x0D, 0x09: at += 1
-            default: return
-            }
+        var index = at
+        while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
+        at = index
+    }
+
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x0A, 0x0D, 0x09: true
+        default: false
         }
     }
 
@@ -446,14 +457,33 @@ extension JSONScanning {
     }
 
     /// Whether `bytes[range]` is strict UTF-8 (no overlongs, surrogates or scalars past U+10FFFF).
+    /// The well-formed sequences of the Unicode standard (table 3-7), the ones
+    /// `JSONGrammar.utf8Length` accepts: the lead byte sets the length and the range of the
+    /// second byte, which rules out overlongs, surrogates and scalars past U+10FFFF.
     static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var index = range.lowerBound
-        while index < range.upperBound {
-            if bytes[index] < 0x80 {
+        let end = range.upperBound
+        while index < end {
+            let lead = bytes[index]
+            if lead < 0x80 {
                 index += 1
                 continue
             }
-            do { index += try JSONGrammar.utf8Length(bytes, at: index, end: range.upperBound) } catch { return false }
+            let length: Int
+            var second: ClosedRange<UInt8> = 0x80...0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; second = 0xA0...0xBF
+            case 0xED: length = 3; second = 0x80...0x9F
+            case 0xE1...0xEF: length = 3
+            case 0xF0: length = 4; second = 0x90...0xBF
+            case 0xF4: length = 4; second = 0x80...0x8F
+            case 0xF1...0xF3: length = 4
+            default: return false
+            }
+            guard end - index >= length, second.contains(bytes[index + 1]) else { return false }
+            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            index += length
         }
         return true
     }

@@ -422,14 +422,15 @@ struct SnapshotReader: JSONScanning {
                 skipWhitespace()
                 let keyAt = at
                 let key = try anyKey()
-                let field =
-                    usedScratch
-                    ? flow.fieldIndex(of: String(decoding: scratch, as: UTF8.self)) : self.field(named: key, from: next, of: flow)
-                let id = field.map { ids[$0] } ?? (usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key))
+                // (A key without escapes is its field's id: its path step is its bytes, and
+                // the id is made as a `String` only for a problem.)
+                let escaped = usedScratch ? String(decoding: scratch, as: UTF8.self) : nil
+                let field = if let escaped { flow.fieldIndex(of: escaped) } else { self.field(named: key, from: next, of: flow) }
                 try colon()
-                steps.append(.name(id))
+                steps.append(escaped.map(JSONStep.name) ?? .range(key))
                 defer { steps.removeLast() }
                 guard let field else {
+                    let id = escaped ?? makeString(key)
                     if unknown.insert(id).inserted {
                         problem("the flow has no field '\(id)'", onKey: true)
                         _ = try value()
@@ -460,16 +461,16 @@ struct SnapshotReader: JSONScanning {
                         values[field] = .text(String(decoding: scratch, as: UTF8.self))
                         lengths[field] = values[field].textLength
                     } else {
-                        let string = makeString(text)
-                        values[field] = .text(string)
+                        values[field] = .text(makeString(text))
                         // ASCII with no escapes (so no CR LF): one grapheme cluster per byte.
-                        lengths[field] = string.utf8.allSatisfy({ $0 < 0x80 }) ? text.count : values[field].textLength
+                        let ascii = UnsafeBufferPointer(rebasing: bytes[text]).allSatisfy { $0 < 0x80 }
+                        lengths[field] = ascii ? text.count : values[field].textLength
                     }
                 default:
                     // A choice's option id, a duration's number: read as `JSONValue` and converted.
                     let json = try value()
                     guard let value = flow.fields[field].value(from: json) else {
-                        problem("\(json) is not a value of the \(flow.fields[field].kind.name) field '\(id)'")
+                        problem("\(json) is not a value of the \(flow.fields[field].kind.name) field '\(ids[field])'")
                         values[field] = flow.fields[field].defaultValue
                         lengths[field] = values[field].textLength
                         continue
