@@ -85,27 +85,27 @@ enum JSONGrammar {
     }
 
     /// The length of the multi-byte UTF-8 character whose lead byte (≥ 0x80) is at `at`, ending
-    /// by `end`, checked strictly: no overlongs, no surrogates, nothing above U+10FFFF.
+    /// by `end`, checked strictly: no overlongs, no surrogates, nothing above U+10FFFF. These are
+    /// the well-formed sequences of the Unicode standard (table 3-7): the lead byte sets the
+    /// length and the range of the second byte, which is what rules out the three.
     @inline(__always)
     static func utf8Length<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at: Int, end: Int) throws(UTF8Problem) -> Int
     where Bytes.Index == Int {
-        let lead = bytes[at]
         let length: Int
-        let minimum: UInt32
-        switch lead {
-        case 0xC2...0xDF: length = 2; minimum = 0x80
-        case 0xE0...0xEF: length = 3; minimum = 0x800
-        case 0xF0...0xF4: length = 4; minimum = 0x10000
+        var second: ClosedRange<UInt8> = 0x80...0xBF
+        switch bytes[at] {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; second = 0xA0...0xBF
+        case 0xED: length = 3; second = 0x80...0x9F
+        case 0xE1...0xEF: length = 3
+        case 0xF0: length = 4; second = 0x90...0xBF
+        case 0xF4: length = 4; second = 0x80...0x8F
+        case 0xF1...0xF3: length = 4
         default: throw .badLead
         }
         guard at + length <= end else { throw .cutOff }
-        var scalar = UInt32(lead) & (0xFF >> (length + 1))
-        for offset in 1..<length {
-            let next = bytes[at + offset]
-            guard next & 0xC0 == 0x80 else { throw .missingContinuation(length: length) }
-            scalar = scalar << 6 | UInt32(next & 0x3F)
-        }
-        if scalar < minimum || (scalar >= 0xD800 && scalar < 0xE000) || scalar > 0x10FFFF { throw .overlongOrSurrogate }
+        for offset in 1..<length where bytes[at + offset] & 0xC0 != 0x80 { throw .missingContinuation(length: length) }
+        guard second.contains(bytes[at + 1]) else { throw .overlongOrSurrogate }
         return length
     }
 

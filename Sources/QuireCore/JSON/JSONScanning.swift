@@ -456,34 +456,16 @@ extension JSONScanning {
         }
     }
 
-    /// Whether `bytes[range]` is strict UTF-8 (no overlongs, surrogates or scalars past U+10FFFF).
-    /// The well-formed sequences of the Unicode standard (table 3-7), the ones
-    /// `JSONGrammar.utf8Length` accepts: the lead byte sets the length and the range of the
-    /// second byte, which rules out overlongs, surrogates and scalars past U+10FFFF.
+    /// Whether `bytes[range]` is strict UTF-8 (no overlongs, surrogates or scalars past U+10FFFF):
+    /// `JSONGrammar.utf8Length`'s rule, character by character.
     static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var index = range.lowerBound
-        let end = range.upperBound
-        while index < end {
-            let lead = bytes[index]
-            if lead < 0x80 {
+        while index < range.upperBound {
+            if bytes[index] < 0x80 {
                 index += 1
                 continue
             }
-            let length: Int
-            var second: ClosedRange<UInt8> = 0x80...0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; second = 0xA0...0xBF
-            case 0xED: length = 3; second = 0x80...0x9F
-            case 0xE1...0xEF: length = 3
-            case 0xF0: length = 4; second = 0x90...0xBF
-            case 0xF4: length = 4; second = 0x80...0x8F
-            case 0xF1...0xF3: length = 4
-            default: return false
-            }
-            guard end - index >= length, second.contains(bytes[index + 1]) else { return false }
-            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
-            index += length
+            do { index += try JSONGrammar.utf8Length(bytes, at: index, end: range.upperBound) } catch { return false }
         }
         return true
     }
