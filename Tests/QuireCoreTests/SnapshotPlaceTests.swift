@@ -64,4 +64,23 @@ import Testing
             #expect(restored.transition?.to == session.transition?.to)
         }
     }
+
+    /// A drag with a picker open reveals the pages its draft makes: here the committed answer
+    /// leaves one page and the draft adds the second, which the drag reveals. Its snapshot is
+    /// restored as it was (the reader judges the place against those pages too).
+    @Test func aDragRevealingAPageTheDraftAddsIsRestored() throws {
+        let flow = try Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/draft-decides.json").path)
+        var session = Session(flow: flow, viewportWidth: 800)
+        for event: Event in [
+            .tap(.field("plan")), .key(.down), .tap(.accessory(.next)), .dragBegin, .tap(.accessory(.previous)), .key(.up),
+            .dragUpdate(dx: -120),
+        ] {
+            session.send(event)
+        }
+        #expect(session.pageCount == 1)
+        #expect(session.transition?.to == 1)
+        #expect(session.placeProblem == nil)
+        let restored = try Session(restoring: session.snapshotData(includingFlow: false), flow: flow)
+        #expect(restored == session)
+    }
 }

@@ -241,18 +241,19 @@ extension Session {
     /// Why a restored session is not somewhere its pages can be (a hand-edited snapshot), or nil.
     /// Settled, its position is its page. Moving (an animation or a drag), the page it moves to is
     /// on the pages, and so is its position — a rubber band goes at most a page beyond an end;
-    /// pages that wrap take any position as the page it stands for. Every snapshot Quire writes
-    /// passes; every reader of snapshots goes through here.
+    /// pages that wrap take any position as the page it stands for. With a picker open, the pages
+    /// are also those its draft makes (a drag reveals them). Every snapshot Quire writes passes;
+    /// every reader of snapshots goes through here.
     var placeProblem: String? {
-        let count = pageCount
         let index = currentIndex
         guard let transition else {
             if paging.position != Double(index) {
                 return
-                    "position \(JSONWriter.number(paging.position)) is off its page (visible page \(index) of \(count), at position \(index))"
+                    "position \(JSONWriter.number(paging.position)) is off its page (visible page \(index) of \(pageCount), at position \(index))"
             }
             return nil
         }
+        let count = draftChangesValue ? max(pageCount, Outlook(committingDraftOf: self).visibleCount) : pageCount
         if !flow.paging.wrap, !(paging.position >= -1 && paging.position <= Double(count)) {
             return "position \(JSONWriter.number(paging.position)) is off the pages (\(count) visible pages)"
         }
