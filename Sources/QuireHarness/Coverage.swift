@@ -278,7 +278,7 @@ struct CoverageRecorder {
         guard !emitted.isEmpty else { return }
         tally(event, emitted: emitted)
         guard emitted.contains(where: { if case .ignored = $0 { false } else { true } }) else { return }
-        driver.read { observe($0) }
+        observe(driver.session)
     }
 
     private mutating func tally(_ event: Event, emitted: [SessionNotification]) {

@@ -10,39 +10,22 @@ public protocol SessionDriver: AnyObject {
     func send(_ event: Event, into buffer: inout [SessionNotification])
     /// Goes on from a session restored from a snapshot (the `restart` step).
     func replace(with session: Session)
-    /// Lends the session to `body` (by default through `session`, a copy).
-    func read<Result>(_ body: (borrowing Session) -> Result) -> Result
-}
-
-extension SessionDriver {
-    public func read<Result>(_ body: (borrowing Session) -> Result) -> Result {
-        body(session)
-    }
 }
 
 /// The harness's own driver: events go straight to the session.
 public final class DirectDriver: SessionDriver {
-    private var stored: Session
-
-    /// Lent in place (read as a stored property, it was copied for each reader).
-    public var session: Session {
-        _read { yield stored }
-    }
+    public private(set) var session: Session
 
     public init(_ session: Session) {
-        stored = session
+        self.session = session
     }
 
     public func send(_ event: Event, into buffer: inout [SessionNotification]) {
-        stored.send(event, into: &buffer)
+        session.send(event, into: &buffer)
     }
 
     public func replace(with session: Session) {
-        stored = session
-    }
-
-    public func read<Result>(_ body: (borrowing Session) -> Result) -> Result {
-        body(session)
+        self.session = session
     }
 }
 
@@ -160,10 +143,10 @@ public enum Runner {
                     )
                 }
             case .expect(let expected):
-                let mismatches = driver.read { Matcher.match(expected, session: $0) }
+                let mismatches = Matcher.match(expected, session: driver.session)
                 lines = mismatches.flatMap(Report.describe)
             case .expectExactly(let expected):
-                let mismatches = driver.read { Matcher.matchExactly(expected, session: $0) }
+                let mismatches = Matcher.matchExactly(expected, session: driver.session)
                 lines = mismatches.flatMap(Report.describe)
             case .expectKeyboardFocus(let expected):
                 let actual = driver.session.keyboardFocus(after: lastEvent?.event, emitted: lastEvent?.emitted ?? []).name

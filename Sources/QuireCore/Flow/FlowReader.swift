@@ -1169,7 +1169,7 @@ struct FlowReader: JSONScanning {
                 return nil
             }
             tagRanges.removeAll(keepingCapacity: true)
-            if !escapedTags.isEmpty { escapedTags.removeAll(keepingCapacity: true) }
+            escapedTags.removeAll(keepingCapacity: true)
             repeat {
                 skipWhitespace()
                 let keyAt = at
