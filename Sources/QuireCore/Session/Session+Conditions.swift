@@ -22,11 +22,6 @@ extension AnswerLookup {
         isFieldVisible(field) ? value(field) : .null
     }
 
-    func holds(_ condition: Condition?, otherwise: Bool) -> Bool {
-        guard let condition else { return otherwise }
-        return condition.evaluate { self.effectiveValue($0) }
-    }
-
     /// Fields that can become first responder (on their page; the caller checks the page).
     func canFocus(_ field: Int) -> Bool {
         flow.fieldTraits[field].isEditable && isFieldVisible(field) && isFieldEnabled(field)
@@ -34,6 +29,12 @@ extension AnswerLookup {
 }
 
 extension Derivation {
+    /// Whether a condition holds over the effective values (`otherwise` without one). Mutating
+    /// because the derivation asks while it changes the session: it reads the session in place.
+    mutating func holds(_ condition: Condition?, otherwise: Bool) -> Bool {
+        condition?.evaluate { effectiveValue($0) } ?? otherwise
+    }
+
     /// Sets a field's value and brings everything that depends on it up to date.
     mutating func assign(_ field: Int, _ value: FieldValue) {
         storeValue(field, value)

@@ -95,7 +95,7 @@ extension Session {
         case .requiredIf:
             guard answers.fieldVisible[field] else { return nil }
             if !site.requiredAnyway { return answers.fieldRequired[field] }
-            return holds(site.condition, otherwise: false)
+            return site.condition.evaluate { effectiveValue($0) }
         }
     }
 
