@@ -47,13 +47,13 @@ enum JSONStep {
 struct KeysSeen {
     var bits: UInt32 = 0
     /// False when the key was read before.
-    @inline(__always) mutating func first(_ index: Int) -> Bool {
+    mutating func first(_ index: Int) -> Bool {
         let bit: UInt32 = 1 << UInt32(index)
         guard bits & bit == 0 else { return false }
         bits |= bit
         return true
     }
-    @inline(__always) func has(_ index: Int) -> Bool { bits & (1 << UInt32(index)) != 0 }
+    func has(_ index: Int) -> Bool { bits & (1 << UInt32(index)) != 0 }
 }
 
 enum MemberKey {
@@ -359,7 +359,7 @@ extension JSONScanning {
         match(decoded, 0..<decoded.count, words)
     }
 
-    @inline(__always) mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         var index = at
         while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
         at = index
