@@ -1156,7 +1156,7 @@ struct FlowReader: JSONScanning {
 
     /// A display string: checked here, kept as its place in the document, and made `String`s
     /// only when asked for (`LocalizedText.storage`, through `decodeLocalized`).
-    mutating func localized(_ what: String) throws(JSONScanError) -> LocalizedText? {
+    mutating func localized(_ what: StaticString) throws(JSONScanError) -> LocalizedText? {
         skipWhitespace()
         guard at < bytes.count, let source else { throw JSONScanError() }
         let start = at
@@ -1168,32 +1168,46 @@ struct FlowReader: JSONScanning {
                 problem("\(what) needs at least one language")
                 return nil
             }
-            tagRanges.removeAll(keepingCapacity: true)
-            escapedTags.removeAll(keepingCapacity: true)
+            // The tags met: those of `knownTags` as bits, the others as ranges or decoded.
+            var knownMet = KeysSeen()
+            if !otherTags.isEmpty { otherTags.removeAll(keepingCapacity: true) }
+            if !escapedTags.isEmpty { escapedTags.removeAll(keepingCapacity: true) }
+            var slot = 0
             repeat {
                 skipWhitespace()
                 let keyAt = at
                 let key = try anyKey()
-                let tag: String?
+                let step: JSONStep
                 let repeated: Bool
                 if usedScratch {
                     let text = String(decoding: scratch, as: UTF8.self)
-                    tag = text
-                    repeated = escapedTags.contains(text) || tagRanges.contains { makeString($0) == text }
+                    step = .name(text)
+                    repeated =
+                        escapedTags.contains(text) || otherTags.contains { makeString($0) == text }
+                        || knownTags.indices.contains { knownMet.has($0) && makeString(knownTags[$0]) == text }
                     escapedTags.append(text)
                     if !repeated, !Self.isLanguageTag(text) {
                         problem(Flow.languageTagProblem(text)!, at: text, onKey: true)
                     }
                 } else {
-                    tag = nil
-                    repeated =
-                        tagRanges.contains { same($0, key) }
-                        || (!escapedTags.isEmpty && escapedTags.contains(makeString(key)))
-                    tagRanges.append(key)
-                    if !repeated { checkLanguageTag(key, slot: tagRanges.count - 1) }
+                    step = .range(key)
+                    let escapedBefore = !escapedTags.isEmpty && escapedTags.contains(makeString(key))
+                    // (Display strings list their tags in the same order: the known tag of this
+                    // slot is tried first.)
+                    let known =
+                        slot < knownTags.count && same(knownTags[slot], key) ? slot : knownTags.firstIndex { same($0, key) }
+                    if let known {
+                        repeated = !knownMet.first(known) || escapedBefore
+                    } else {
+                        repeated = otherTags.contains { same($0, key) } || escapedBefore
+                        if !repeated, let known = newTag(key) {
+                            _ = knownMet.first(known)
+                        } else {
+                            otherTags.append(key)
+                        }
+                    }
                 }
                 try colon()
-                let step = tag.map(JSONStep.name) ?? .range(key)
                 if repeated {
                     steps.append(step)
                     try duplicate(keyAt: keyAt)
@@ -1201,6 +1215,7 @@ struct FlowReader: JSONScanning {
                 } else {
                     try checkedText(what, tag: step)
                 }
+                slot += 1
             } while try nextMember()
         default:
             let value = try value()
@@ -1213,14 +1228,14 @@ struct FlowReader: JSONScanning {
     /// A display string's text: a string, of at most `Flow.maxDisplayCharacters` characters.
     /// (`tag`: the language of the text, in an object of languages: the last step of its path,
     /// put on `steps` only to read a value that is not a string, or to report a problem.)
-    mutating func checkedText(_ what: String, tag: JSONStep? = nil) throws(JSONScanError) {
+    mutating func checkedText(_ what: StaticString, tag: JSONStep? = nil) throws(JSONScanError) {
         skipWhitespace()
         guard at < bytes.count else { throw JSONScanError() }
         func shown() -> String {
             switch tag {
             case .name(let name)?: "\(what) in '\(name)'"
             case .range(let range)?: "\(what) in '\(makeString(range))'"
-            default: what
+            default: "\(what)"
             }
         }
         guard bytes[at] == UInt8(ascii: "\"") else {
@@ -1261,24 +1276,25 @@ struct FlowReader: JSONScanning {
         return entries
     }
 
-    /// The tags of the display string being read, to find a repeated one.
-    var tagRanges: [Range<Int>] = []
+    /// The tags of the display string being read besides those of `knownTags` it has met, to
+    /// find a repeated one: those without escapes as their bytes, those with escapes decoded.
+    var otherTags: [Range<Int>] = []
     var escapedTags: [String] = []
-    /// Tags checked so far (the first few different ones): a flow's display strings use the same
-    /// few tags, each checked once.
+    /// The first few different good tags met (a flow's display strings use the same few tags):
+    /// each is checked once, and a display string's tags among them are kept as bits.
     var knownTags: [Range<Int>] = []
 
-    /// (`slot`: where the tag is in its display string; display strings list their tags in the
-    /// same order, so the tag checked for that slot is tried first.)
-    mutating func checkLanguageTag(_ key: Range<Int>, slot: Int) {
-        if slot < knownTags.count, same(knownTags[slot], key) { return }
-        for known in knownTags where same(known, key) { return }
+    /// Checks a tag not among `knownTags`; a good one is added to them while there is room, and
+    /// its index returned.
+    mutating func newTag(_ key: Range<Int>) -> Int? {
         guard Self.isLanguageTag(UnsafeBufferPointer(rebasing: bytes[key])) else {
             let tag = makeString(key)
             problem(Flow.languageTagProblem(tag)!, at: tag, onKey: true)
-            return
+            return nil
         }
-        if knownTags.count < 16 { knownTags.append(key) }
+        guard knownTags.count < 16 else { return nil }
+        knownTags.append(key)
+        return knownTags.count - 1
     }
 
     /// Whether `tag` has the shape of a BCP 47 tag: a primary subtag of 2–8 ASCII letters (or

@@ -92,10 +92,20 @@ extension JSONScanning {
         Self.equal(bytes.baseAddress! + a.lowerBound, a.count, bytes.baseAddress! + b.lowerBound, b.count)
     }
 
-    /// Whether the `count` bytes at `a` are the `otherCount` bytes at `b`.
+    /// Whether the `count` bytes at `a` are the `otherCount` bytes at `b` (eight at a time, then
+    /// one by one).
     static func equal(_ a: UnsafePointer<UInt8>, _ count: Int, _ b: UnsafePointer<UInt8>, _ otherCount: Int) -> Bool {
         guard count == otherCount else { return false }
-        for index in 0..<count where a[index] != b[index] { return false }
+        var index = 0
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(a + index).loadUnaligned(as: UInt64.self)
+            guard word == UnsafeRawPointer(b + index).loadUnaligned(as: UInt64.self) else { return false }
+            index += 8
+        }
+        while index < count {
+            guard a[index] == b[index] else { return false }
+            index += 1
+        }
         return true
     }
 
@@ -231,24 +241,24 @@ extension JSONScanning {
         skipWhitespace()
         let keyAt = at
         let range = try anyKey()
-        let index = usedScratch ? scratch.withUnsafeBufferPointer { Self.match($0, keys) } : Self.match(bytes, range, keys)
-        let name: String? = index == nil ? (usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)) : nil
-        try colon()
-        if let index {
+        if let index = usedScratch ? scratch.withUnsafeBufferPointer({ Self.match($0, keys) }) : Self.match(bytes, range, keys) {
+            try colon()
             if seen.first(index) { return .known(index) }
             steps.append(.key(keys[index]))
             try duplicate(keyAt: keyAt)
             steps.removeLast()
             return .repeated
         }
-        if others.contains(name!) {
-            steps.append(.name(name!))
+        let name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)
+        try colon()
+        if others.contains(name) {
+            steps.append(.name(name))
             try duplicate(keyAt: keyAt)
             steps.removeLast()
             return .repeated
         }
-        others.append(name!)
-        return .other(name!)
+        others.append(name)
+        return .other(name)
     }
 
     /// A member's key: the index of a known key, or nil when it was unknown (reported as such
