@@ -62,12 +62,12 @@ public struct ScriptLimits: Sendable, Hashable {
 /// A notification name as one byte (its index in `SessionNotification.names`), so a window of a
 /// million notifications costs a megabyte and holds no payload.
 enum NotificationCode {
-    static let byName: [String: UInt8] = Dictionary(
-        uniqueKeysWithValues: SessionNotification.names.enumerated().map { ($0.element, UInt8($0.offset)) })
+    /// The names, looked up by length and then compared (no hashing).
+    static let table = NameTable(SessionNotification.names)
     /// For a name that is not a notification's (never emitted, never matched).
     static let unknown = UInt8.max
 
-    static func of(_ name: String) -> UInt8 { byName[name] ?? unknown }
+    static func of(_ name: String) -> UInt8 { table.index(of: name).map { UInt8(truncatingIfNeeded: $0) } ?? unknown }
 
     /// The code of a kind (its place in `Kind.allCases`, the order of `SessionNotification.names`)
     /// without hashing its name.
@@ -78,8 +78,8 @@ enum NotificationCode {
     /// `allCases` builds a new array each time it is read.
     static let kinds = SessionNotification.Kind.allCases
 
-    /// `Kind(rawValue:)` by one hash rather than a comparison with each name.
-    static let kindsByName = Dictionary(uniqueKeysWithValues: kinds.map { ($0.rawValue, $0) })
+    /// `Kind(rawValue:)` through `table` rather than a comparison with each name.
+    static func kind(named name: String) -> SessionNotification.Kind? { table.index(of: name).map { kinds[$0] } }
 
     static func name(_ code: UInt8) -> String {
         Int(code) < SessionNotification.names.count ? SessionNotification.names[Int(code)] : "?"

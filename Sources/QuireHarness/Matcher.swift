@@ -124,13 +124,14 @@ enum ExpectationCheck {
         "completed": ["outcome", "values"],
     ]
 
-    /// Each state key with the keys its object may hold (nil: not checked), in one lookup.
-    static let stateKeys: [String: [String]?] = Dictionary(uniqueKeysWithValues: Session.stateKeys.map { ($0, shapes[$0]) })
+    /// The state keys, and for each the keys its object may hold (nil: not checked).
+    static let stateKeys = NameTable(Session.stateKeys)
+    static let stateKeyShapes: [[String]?] = Session.stateKeys.map { shapes[$0] }
 
     /// `path` gives the object's path; it is called only where a problem may be recorded.
     static func validate(_ expected: JSONObject, at path: () -> JSONPath, flow checked: CheckedFlow?, reader: inout DocumentReader) {
         for (key, value) in expected {
-            guard let shape = stateKeys[key] else {
+            guard let at = stateKeys.index(of: key) else {
                 var message = "'\(key)' is not part of the state (\(Session.stateKeys.joined(separator: ", ")))"
                 if let near = DocumentReader.closest(to: key, in: Session.stateKeys) {
                     message = "'\(key)' is not part of the state; did you mean '\(near)'?"
@@ -138,7 +139,7 @@ enum ExpectationCheck {
                 reader.error(path() + key, message, onKey: true)
                 continue
             }
-            if let allowed = shape, case .object(let object) = value {
+            if let allowed = stateKeyShapes[at], case .object(let object) = value {
                 checkKeys(object, at: { path() + key }, allowed: allowed, what: "'\(key)'", reader: &reader)
             }
             guard let checked else { continue }
@@ -204,7 +205,7 @@ public struct EmittedPattern: Sendable, Hashable, CustomStringConvertible {
             reader.error(path(), "an expectEmitted entry is a notification name or {\"name\": {payload keys…}}")
             return nil
         }
-        guard let kind = NotificationCode.kindsByName[name] else {
+        guard let kind = NotificationCode.kind(named: name) else {
             var message = "unknown notification '\(name)'"
             if let near = DocumentReader.closest(to: name, in: SessionNotification.names) { message += "; did you mean '\(near)'?" }
             reader.error(payload != nil ? path() + name : path(), message, onKey: payload != nil)

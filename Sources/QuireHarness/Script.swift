@@ -173,10 +173,15 @@ public enum ScriptLoad: Sendable {
 
 public enum ScriptLoader {
     static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "reducedMotion", "values", "steps"]
-    static let stepKeys =
-        Event.names + [
-            "expect", "expectExactly", "expectEmitted", "expectEmittedExactly", "expectKeyboardFocus", "expectNotice", "restart",
-        ]
+    /// The steps that are not events.
+    enum Check: String, CaseIterable {
+        case expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, restart
+
+        static let cases = allCases
+        static let table = NameTable(cases.map(\.rawValue))
+    }
+
+    static let stepKeys = Event.names + Check.allCases.map(\.rawValue)
 
     /// Reads and validates a script file; a broken script is bad input, never a failure. A file
     /// named `explicitly` must be a script: another format is bad input too.
@@ -320,15 +325,25 @@ public enum ScriptLoader {
                 "a step has exactly one key, not \(object.count)\(object.isEmpty ? "" : " (\(object.keys.joined(separator: ", ")))")")
             return nil
         }
-        switch key {
-        case "expect", "expectExactly":
+        if let kind = Event.Kind(name: key) {
+            switch Event.parse(kind, value: value) {
+            case .failure(let error):
+                reader.error(JSONPath(components: (path() + key).components + error.path), error.message)
+                return nil
+            case .success(let event):
+                if let flow { checkAgainstFlow(event, at: { path() + key }, flow: flow, reader: &reader) }
+                return .event(event)
+            }
+        }
+        switch Check.table.index(of: key).map({ Check.cases[$0] }) {
+        case .expect?, .expectExactly?:
             guard case .object(let expected) = value else {
                 _ = reader.object(value, at: path() + key, what: "'\(key)'")
                 return nil
             }
             ExpectationCheck.validate(expected, at: { path() + key }, flow: flow, reader: &reader)
             return key == "expect" ? .expect(expected) : .expectExactly(expected)
-        case "expectEmitted", "expectEmittedExactly":
+        case .expectEmitted?, .expectEmittedExactly?:
             guard case .array(let list) = value else {
                 _ = reader.array(value, at: path() + key, what: "'\(key)'")
                 return nil
@@ -339,7 +354,7 @@ public enum ScriptLoader {
                 if let pattern = EmittedPattern.parse(entry, at: { path() + key + at }, reader: &reader) { patterns.append(pattern) }
             }
             return key == "expectEmitted" ? .expectEmitted(patterns) : .expectEmittedExactly(patterns)
-        case "expectKeyboardFocus":
+        case .expectKeyboardFocus?:
             guard case .string(let name) = value, KeyboardFocus.isName(name) else {
                 reader.error(
                     path() + key,
@@ -348,35 +363,25 @@ public enum ScriptLoader {
                 return nil
             }
             return .expectKeyboardFocus(name)
-        case "expectNotice":
+        case .expectNotice?:
             if value == .null { return .expectNotice(.null) }
             guard let object = reader.object(value, at: path() + key, what: "'expectNotice'") else { return nil }
             reader.checkKeys(object, at: path() + key, allowed: RefusalNotice.keys, what: "a notice")
             return .expectNotice(value)
-        case "restart":
+        case .restart?:
             guard value == .bool(true) else {
                 reader.error(path() + key, "'restart' takes true")
                 return nil
             }
             return .restart
-        default:
-            switch Event.parse(key: key, value: value) {
-            case .failure(let error):
-                if !Event.names.contains(key) {
-                    var message =
-                        "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice or restart"
-                    if let near = DocumentReader.closest(to: key, in: stepKeys) {
-                        message = "unknown step '\(key)'; did you mean '\(near)'?"
-                    }
-                    reader.error(path() + key, message, onKey: true)
-                } else {
-                    reader.error(JSONPath(components: (path() + key).components + error.path), error.message)
-                }
-                return nil
-            case .success(let event):
-                if let flow { checkAgainstFlow(event, at: { path() + key }, flow: flow, reader: &reader) }
-                return .event(event)
+        case nil:
+            var message =
+                "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice or restart"
+            if let near = DocumentReader.closest(to: key, in: stepKeys) {
+                message = "unknown step '\(key)'; did you mean '\(near)'?"
             }
+            reader.error(path() + key, message, onKey: true)
+            return nil
         }
     }
 

@@ -224,6 +224,25 @@ extension FastPathTests {
         #expect(none.inOrder.isEmpty)
     }
 
+    /// A step's name is looked up through `Check.table` as `Check(rawValue:)` (the `switch` it
+    /// replaced) finds it: every name, near misses, and names canonically equal in other bytes.
+    @Test func aStepNameIsTheCheckItNames() {
+        let names = ScriptLoader.Check.allCases.map(\.rawValue) + Event.names
+        var probes = ["", "?"]
+        for name in names {
+            probes += [name, name.uppercased(), String(name.dropLast()), name + " ", "\u{301}" + name, name + "\u{301}"]
+            probes.append(String(name.map { (c: Character) -> Character in c == "K" ? "\u{212A}" : c }))
+        }
+        for probe in probes {
+            #expect(
+                ScriptLoader.Check.table.index(of: probe).map { ScriptLoader.Check.cases[$0] } == ScriptLoader.Check(rawValue: probe),
+                "\(probe)")
+            #expect(Event.Kind(name: probe) == Event.Kind(rawValue: probe), "\(probe)")
+        }
+        #expect(
+            ScriptLoader.Check.table.index(of: "expect\u{212A}eyboardFocus").map { ScriptLoader.Check.cases[$0] } == .expectKeyboardFocus)
+    }
+
     @Test func aKindsCodeIsItsNamesCode() {
         for kind in SessionNotification.Kind.allCases {
             #expect(NotificationCode.of(kind) == NotificationCode.of(kind.rawValue))
@@ -231,7 +250,7 @@ extension FastPathTests {
         }
         let near = SessionNotification.names.flatMap { [$0, $0.uppercased(), String($0.dropLast()), $0 + " ", "\u{301}" + $0] }
         for name in near + ["", "?", "valueChanged\u{0}"] {
-            #expect(NotificationCode.kindsByName[name] == SessionNotification.Kind(rawValue: name), "\(name)")
+            #expect(NotificationCode.kind(named: name) == SessionNotification.Kind(rawValue: name), "\(name)")
         }
     }
 

@@ -176,6 +176,9 @@ public enum AccessoryItem: String, Sendable, Hashable, CaseIterable {
     case previous, next, flexibleSpace, fixedSpace, done, cancel
 
     public static let standard: [AccessoryItem] = [.previous, .next, .flexibleSpace, .done]
+
+    static let cases = allCases
+    static let table = NameTable(cases.map(\.rawValue))
 }
 
 /// The key a text field's Return acts as (`returnKey`).

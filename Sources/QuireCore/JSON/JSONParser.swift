@@ -146,7 +146,10 @@ public struct JSONParser {
         let recording: Bool
         var at = 0
         var depth = 0
-        var path: [JSONPath.Component] = []
+        /// Where the parser is, for a message or a repeated key: for each open member the
+        /// offset of its key (the opening quote), for each open array element `-1 - index`. It
+        /// becomes a `JSONPath` (`path`) only then, so reading a member does not copy its key.
+        var trail: [Int] = []
         var duplicates: [(offset: Int, path: JSONPath)] = []
         var scratch: [UInt8] = []
         // Recording: the trie of wanted paths, the node each open level is at (-1: outside the
@@ -174,7 +177,18 @@ public struct JSONParser {
         }
 
         func fail(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
-            JSONSyntaxError(offset: offset ?? at, path: JSONPath(components: path), message: message)
+            JSONSyntaxError(offset: offset ?? at, path: path, message: message)
+        }
+
+        /// `trail` as a path, each key read again from its offset.
+        var path: JSONPath {
+            JSONPath(
+                components: trail.map { mark in
+                    guard mark >= 0 else { return .index(-1 - mark) }
+                    var key = Machine(bytes: bytes, limits: limits, recording: false)
+                    key.at = mark
+                    return .key((try? key.parseString()) ?? "")
+                })
         }
 
         mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
@@ -271,7 +285,7 @@ public struct JSONParser {
                 }
                 let keyOffset = at
                 let key = try parseString()
-                path.append(.key(key))
+                trail.append(keyOffset)
                 if recording {
                     descend(.key(key))
                     if let node = cursor.last, node >= 0, keyOffsets[node] < 0 { keyOffsets[node] = keyOffset }
@@ -287,11 +301,11 @@ public struct JSONParser {
                 skipWhitespace()
                 let value = try parseValue()
                 if object.position(of: key) != nil {
-                    duplicates.append((keyOffset, JSONPath(components: path)))
+                    duplicates.append((keyOffset, path))
                 } else {
                     object.append(key, value)
                 }
-                path.removeLast()
+                trail.removeLast()
                 if recording { cursor.removeLast() }
                 skipWhitespace()
                 guard at < bytes.count else {
@@ -326,16 +340,16 @@ public struct JSONParser {
                 depth -= 1
                 return .array(array)
             }
-            path.append(.index(0))
+            trail.append(-1)
             if recording { descend(.index(0)) }
             while true {
                 skipWhitespace()
-                path[path.count - 1] = .index(array.count)
+                trail[trail.count - 1] = -1 - array.count
                 if recording && array.count > 0 { moveTo(.index(array.count)) }
                 array.append(try parseValue())
                 skipWhitespace()
                 guard at < bytes.count else {
-                    path.removeLast()
+                    trail.removeLast()
                     throw fail("the document ends early (truncated JSON): the array opened here is not closed", at: open)
                 }
                 switch bytes[at] {
@@ -344,13 +358,13 @@ public struct JSONParser {
                     at += 1
                     skipWhitespace()
                     if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
-                        path.removeLast()
+                        trail.removeLast()
                         throw fail("a trailing comma is not allowed before ']'", at: comma)
                     }
                 case UInt8(ascii: "]"):
                     at += 1
                     depth -= 1
-                    path.removeLast()
+                    trail.removeLast()
                     if recording { cursor.removeLast() }
                     return .array(array)
                 default:
@@ -363,20 +377,27 @@ public struct JSONParser {
             let open = at
             at += 1
             let start = at
-            // Fast path: printable ASCII with no escapes.
-            while at < bytes.count {
-                let byte = bytes[at]
-                if byte == UInt8(ascii: "\"") {
-                    if at - start > limits.stringBytes { throw stringTooLong(open) }
-                    let text = bytes.withUnsafeBufferPointer { buffer in
-                        String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<at]), as: UTF8.self)
+            // Fast path: printable ASCII with no escapes, scanned in the buffer.
+            let limit = limits.stringBytes
+            let plain: (end: Int, text: String?) = bytes.withUnsafeBufferPointer { buffer in
+                var end = start
+                while end < buffer.count {
+                    let byte = buffer[end]
+                    if byte == UInt8(ascii: "\"") {
+                        guard end - start <= limit else { return (end, nil) }
+                        return (end, String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self))
                     }
-                    at += 1
-                    return text
+                    if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+                    end += 1
                 }
-                if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
-                at += 1
+                return (end, nil)
             }
+            at = plain.end
+            if let text = plain.text {
+                at += 1
+                return text
+            }
+            if at < bytes.count, bytes[at] == UInt8(ascii: "\"") { throw stringTooLong(open) }
             // Slow path: escapes, non-ASCII (validated), or an error.
             scratch.removeAll(keepingCapacity: true)
             scratch.append(contentsOf: bytes[start..<at])

@@ -132,6 +132,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// Appends a key known not to be present yet (the parser checks duplicates itself).
     public mutating func append(_ key: String, _ value: JSONValue) {
         members.append((key, value))
+        if members.count <= Self.indexThreshold { return }
         if index != nil {
             index![key] = members.count - 1
         } else {

@@ -20,6 +20,15 @@ public enum Event: Sendable, Hashable {
     /// The events' JSON keys: the one list the session, the harness and the docs read.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case tap, key, type, edit, spin, select, dragBegin, dragUpdate, dragEnd, swipe, tick, settle
+
+        static let cases = allCases
+        static let table = NameTable(cases.map(\.rawValue))
+
+        /// The kind whose JSON key is `name` (`init(rawValue:)` through a `NameTable`).
+        package init?(name: String) {
+            guard let index = Self.table.index(of: name) else { return nil }
+            self = Self.cases[index]
+        }
     }
 
     public var kind: Kind {
@@ -70,6 +79,9 @@ public enum TapTarget: Sendable, Hashable {
 
     public enum Button: String, Sendable, Hashable, CaseIterable {
         case back, next, skip, finish, cancel
+
+        static let cases = allCases
+        static let table = NameTable(cases.map(\.rawValue))
     }
 
     public var name: String {
@@ -87,37 +99,39 @@ public enum TapTarget: Sendable, Hashable {
     /// A name without a colon is `background` or a field id; with one, the part before the
     /// first colon says which kind of target the rest names.
     public init?(_ name: String) {
-        guard let colon = name.utf8.firstIndex(of: UInt8(ascii: ":")) else {
-            if name == "background" {
-                self = .background
-            } else if name.isEmpty {
-                return nil
-            } else {
-                self = .field(name)
-            }
-            return
+        var text = name
+        guard let target = text.withUTF8({ Self.read($0, name: name) }) else { return nil }
+        self = target
+    }
+
+    /// `init(_:)` over the name's bytes.
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, name: String) -> TapTarget? {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else {
+            if name == "background" { return .background }
+            return name.isEmpty ? nil : .field(name)
         }
-        let rest = String(name[name.utf8.index(after: colon)...])
-        switch name[..<colon] {
-        case "indicator":
+        let head = UnsafeBufferPointer(rebasing: bytes[..<colon])
+        let rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[(colon + 1)...]), as: UTF8.self)
+        if Self.bytes(head, are: "indicator") {
             switch rest {
-            case "left": self = .indicatorLeft
-            case "right": self = .indicatorRight
+            case "left": return .indicatorLeft
+            case "right": return .indicatorRight
             default:
                 guard !rest.isEmpty, rest.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), rest.utf8.count <= 9,
                     let page = Int(rest)
                 else { return nil }
-                self = .indicatorPage(page)
+                return .indicatorPage(page)
             }
-        case "button":
-            guard let button = Button(rawValue: rest) else { return nil }
-            self = .button(button)
-        case "accessory":
-            guard let item = AccessoryItem(rawValue: rest) else { return nil }
-            self = .accessory(item)
-        default:
-            return nil
+        } else if Self.bytes(head, are: "button") {
+            return Button.table.index(of: rest).map { .button(Button.cases[$0]) }
+        } else if Self.bytes(head, are: "accessory") {
+            return AccessoryItem.table.index(of: rest).map { .accessory(AccessoryItem.cases[$0]) }
         }
+        return nil
+    }
+
+    private static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, are word: StaticString) -> Bool {
+        bytes.elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
     }
 }
 
@@ -144,8 +158,11 @@ public enum Key: String, Sendable, Hashable, CaseIterable {
         "KP_Page_Down": .pageDown, "KP_Prior": .pageUp, "KP_Next": .pageDown, "KP_Home": .home, "KP_End": .end,
     ]
 
+    static let cases = allCases
+    static let table = NameTable(cases.map(\.rawValue))
+
     public init?(gdkName: String) {
-        if let key = Key(rawValue: gdkName) ?? Key.aliases[gdkName] {
+        if let key = Self.table.index(of: gdkName).map({ Self.cases[$0] }) ?? Key.aliases[gdkName] {
             self = key
         } else {
             return nil
@@ -172,6 +189,17 @@ extension Event {
 
     /// Reads one event from its JSON form. `key` and `value` are the event object's single member.
     public static func parse(key: String, value: JSONValue) -> Result<Event, ParseError> {
+        guard let kind = Kind(name: key) else {
+            var message = "unknown event '\(key)'"
+            if let near = DocumentReader.closest(to: key, in: Event.names) { message += "; did you mean '\(near)'?" }
+            return .failure(ParseError(path: [], message: message))
+        }
+        return parse(kind, value: value)
+    }
+
+    /// Reads one event of a known kind from the value of its key.
+    package static func parse(_ kind: Kind, value: JSONValue) -> Result<Event, ParseError> {
+        let key = kind.rawValue
         func fail(_ message: String, _ path: [JSONPath.Component] = []) -> Result<Event, ParseError> {
             .failure(ParseError(path: path, message: message))
         }
@@ -191,8 +219,8 @@ extension Event {
             }
             return nil
         }
-        switch key {
-        case "tap":
+        switch kind {
+        case .tap:
             guard case .string(let name) = value else {
                 return fail("'tap' takes a string such as a field id or 'button:next', not \(value.typeName)")
             }
@@ -202,16 +230,16 @@ extension Event {
                 )
             }
             return .success(.tap(target))
-        case "key":
+        case .key:
             guard case .string(let name) = value else { return fail("'key' takes a key name such as 'Tab', not \(value.typeName)") }
             guard let key = Key(gdkName: name) else {
                 return fail("unknown key '\(name)'; keys are \(Key.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return .success(.key(key))
-        case "type":
+        case .type:
             guard case .string(let text) = value else { return fail("'type' takes a string, not \(value.typeName)") }
             return .success(.type(text))
-        case "edit":
+        case .edit:
             let shape = "'edit' takes {\"range\": [FROM, TO], \"text\": S}"
             guard case .object(let object) = value else { return fail("\(shape), not \(value.typeName)") }
             if let problem = onlyKeys(object, ["range", "text"]) { return .failure(problem) }
@@ -227,7 +255,7 @@ extension Event {
             guard let text = object["text"] else { return fail("'edit' needs 'text', a string (\"\" deletes the range)") }
             guard case .string(let string) = text else { return fail("'text' must be a string, not \(text.typeName)", [.key("text")]) }
             return .success(.edit(from: from, to: to, text: string))
-        case "spin":
+        case .spin:
             guard case .object(let object) = value else { return fail("'spin' takes {\"component\": C, \"by\": N}, not \(value.typeName)") }
             if let problem = onlyKeys(object, ["component", "by"]) { return .failure(problem) }
             guard case .string(let name)? = object["component"] else { return fail("'spin' needs 'component': hours, minutes or seconds") }
@@ -239,22 +267,22 @@ extension Event {
                 return fail("'by' must be a whole number of steps (at most ±1000000), not \(by)", [.key("by")])
             }
             return .success(.spin(component: component, by: steps))
-        case "select":
+        case .select:
             guard case .string(let id) = value else { return fail("'select' takes an option id, not \(value.typeName)") }
             return .success(.select(id))
-        case "dragBegin":
+        case .dragBegin:
             guard case .object(let object) = value, object.isEmpty else { return fail("'dragBegin' takes {}") }
             return .success(.dragBegin)
-        case "dragUpdate":
+        case .dragUpdate:
             guard case .object(let object) = value else { return fail("'dragUpdate' takes {\"dx\": PX}") }
             if let problem = onlyKeys(object, ["dx"]) { return .failure(problem) }
             return number(object["dx"], "dx", [.key("dx")]).map { .dragUpdate(dx: $0) }
-        case "dragEnd":
+        case .dragEnd:
             guard case .object(let object) = value else { return fail("'dragEnd' takes {\"vx\": PX_PER_S}") }
             if let problem = onlyKeys(object, ["vx"]) { return .failure(problem) }
             if object["vx"] == nil { return .success(.dragEnd(vx: 0)) }
             return number(object["vx"], "vx", [.key("vx")]).map { .dragEnd(vx: $0) }
-        case "swipe":
+        case .swipe:
             switch value {
             case .string("next"): return .success(.swipePage(forward: true))
             case .string("previous"): return .success(.swipePage(forward: false))
@@ -267,18 +295,14 @@ extension Event {
             default:
                 return fail("'swipe' takes \"next\", \"previous\" or {\"dx\": PX, \"vx\": PX_PER_S}")
             }
-        case "tick":
+        case .tick:
             guard case .number(let ms) = value, ms >= 0, ms <= Event.maxTickMs else {
                 return fail("'tick' takes milliseconds from 0 to \(Int(Event.maxTickMs)), not \(value)")
             }
             return .success(.tick(ms))
-        case "settle":
+        case .settle:
             guard value == .bool(true) else { return fail("'settle' takes true") }
             return .success(.settle)
-        default:
-            var message = "unknown event '\(key)'"
-            if let near = DocumentReader.closest(to: key, in: Event.names) { message += "; did you mean '\(near)'?" }
-            return fail(message)
         }
     }
 

@@ -9,6 +9,8 @@ extension Session {
     }
 
     public static let stateKeys = StateKey.allCases.map(\.rawValue)
+    static let stateKeyCases = StateKey.allCases
+    static let stateKeyTable = NameTable(stateKeys)
 
     /// The whole state.
     public var state: JSONValue {
@@ -19,8 +21,8 @@ extension Session {
 
     /// One top-level key of the state; nil for a key the state does not have.
     public func stateValue(_ key: String) -> JSONValue? {
-        guard let key = StateKey(rawValue: key) else { return nil }
-        return stateValue(key)
+        guard let index = Self.stateKeyTable.index(of: key) else { return nil }
+        return stateValue(Self.stateKeyCases[index])
     }
 
     /// One top-level key of the state.
@@ -45,8 +47,9 @@ extension Session {
         case .input:
             return inputJSON
         case .values:
-            var object = JSONObject(minimumCapacity: flow.fields.count)
-            for (field, definition) in flow.fields.enumerated() { object.append(definition.id, definition.json(answers.values[field])) }
+            let fields = flow.fields
+            var object = JSONObject(minimumCapacity: fields.count)
+            for field in fields.indices { object.append(flow.fieldIDs[field], fields[field].json(answers.values[field])) }
             return .object(object)
         case .errors:
             var object = JSONObject()
