@@ -124,14 +124,14 @@ enum ExpectationCheck {
         "completed": ["outcome", "values"],
     ]
 
-    /// The state keys, and for each the keys its object may hold (nil: not checked).
-    static let stateKeys = NameTable(Session.stateKeys)
+    /// For each state key (in `Session.stateKeys` order), the keys its object may hold (nil: not
+    /// checked).
     static let stateKeyShapes: [[String]?] = Session.stateKeys.map { shapes[$0] }
 
     /// `path` gives the object's path; it is called only where a problem may be recorded.
     static func validate(_ expected: JSONObject, at path: () -> JSONPath, flow checked: CheckedFlow?, reader: inout DocumentReader) {
         for (key, value) in expected {
-            guard let at = stateKeys.index(of: key) else {
+            guard let at = Session.stateKeyTable.index(of: key) else {
                 var message = "'\(key)' is not part of the state (\(Session.stateKeys.joined(separator: ", ")))"
                 if let near = DocumentReader.closest(to: key, in: Session.stateKeys) {
                     message = "'\(key)' is not part of the state; did you mean '\(near)'?"

@@ -10,7 +10,7 @@ extension Session {
 
     public static let stateKeys = StateKey.allCases.map(\.rawValue)
     static let stateKeyCases = StateKey.allCases
-    static let stateKeyTable = NameTable(stateKeys)
+    package static let stateKeyTable = NameTable(stateKeys)
 
     /// The whole state.
     public var state: JSONValue {
