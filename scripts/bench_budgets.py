@@ -5,7 +5,7 @@ same run (so a slower or busier machine moves both sides), each with the noise m
 docs/performance.md. Prints a table (with --write FILE, also between FILE's bench-table markers);
 exits 1 when a guard fails.
 
-  scripts/bench_budgets.py RESULTS.influx.csv [--margin 0.35] [--write README.md]
+  scripts/bench_budgets.py RESULTS.influx.csv [--margin 0.35] [--write docs/performance.md]
 
 Standard library only. Used by scripts/bench-check (CI) and scripts/bench.
 """
