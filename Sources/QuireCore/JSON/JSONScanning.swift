@@ -391,39 +391,41 @@ extension JSONScanning {
         let start = at + 1
         var index = start
         usedScratch = false
-        // Eight bytes at a time while none is a quote, a backslash or a control character. Each
-        // test may also flag bytes above a special one (a borrow carries upward), never below:
-        // the lowest flagged byte is the first special one, and the bytes before it are plain.
+        // Eight bytes at a time while none is a quote, a backslash, a control character or a byte
+        // of a multi-byte character. Each test may also flag bytes above a special one (a borrow
+        // carries upward), never below: the lowest flagged byte is the first special one, and the
+        // bytes before it are plain ASCII. A multi-byte character is checked where it is met
+        // (`JSONGrammar.utf8Length`), so an ASCII text is never read twice.
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
-        var highWord: UInt64 = 0
-        while index + 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            let flagged = special & highBits
-            if flagged != 0 {
-                let plain = flagged.trailingZeroBitCount / 8
-                highWord |= word & ((1 << UInt64(plain * 8)) &- 1)
-                index += plain
-                break
-            }
-            highWord |= word
-            index += 8
-        }
-        var high: UInt8 = highWord & highBits != 0 ? 0x80 : 0
         while index < count {
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                // (A byte under 0x20 borrows, one from 0x80 has its high bit already.)
+                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (word &- ones &* 0x20) | word
+                let flagged = special & highBits
+                if flagged != 0 {
+                    index += flagged.trailingZeroBitCount / 8
+                    break
+                }
+                index += 8
+            }
+            guard index < count else { break }
             let byte = base[index]
             if byte == UInt8(ascii: "\"") {
                 guard index - start <= limits.stringBytes else { throw JSONScanError() }
-                if high >= 0x80 { guard Self.isUTF8(bytes, start..<index) else { throw JSONScanError() } }
                 at = index + 1
                 return start..<index
             }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            high |= byte
-            index += 1
+            if byte >= 0x80 {
+                do { index += try JSONGrammar.utf8Length(bytes, at: index, end: count) } catch { throw JSONScanError() }
+            } else if byte == UInt8(ascii: "\\") || byte < 0x20 {
+                break
+            } else {
+                index += 1
+            }
         }
         // Escapes (or an error): decoded into `scratch`. The runs between escapes are copied whole
         // and checked as UTF-8 when they hold non-ASCII bytes (a run ends at an ASCII byte, so no
@@ -431,7 +433,7 @@ extension JSONScanning {
         usedScratch = true
         scratch.removeAll(keepingCapacity: true)
         var run = start
-        high = 0
+        var high: UInt8 = 0
         at = start
         while true {
             while at < count {
