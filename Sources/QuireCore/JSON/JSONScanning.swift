@@ -427,9 +427,15 @@ extension JSONScanning {
                 index += 1
             }
         }
-        // Escapes (or an error): decoded into `scratch`. The runs between escapes are copied whole
-        // and checked as UTF-8 when they hold non-ASCII bytes (a run ends at an ASCII byte, so no
-        // sequence is split between runs).
+        return try scanEscaped(from: start)
+    }
+
+    /// A string with escapes (or an error) from `start`, after its quote: decoded into `scratch`.
+    /// The runs between escapes are copied whole and checked as UTF-8 when they hold non-ASCII
+    /// bytes (a run ends at an ASCII byte, so no sequence is split between runs).
+    mutating func scanEscaped(from start: Int) throws(JSONScanError) -> Range<Int> {
+        let base = bytes.baseAddress!
+        let count = bytes.count
         usedScratch = true
         scratch.removeAll(keepingCapacity: true)
         var run = start
