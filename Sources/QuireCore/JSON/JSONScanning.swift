@@ -231,7 +231,7 @@ extension JSONScanning {
     mutating func memberName() throws(JSONScanError) -> (name: String, keyAt: Int) {
         skipWhitespace()
         let keyAt = at
-        let key = try anyKey()
+        let key = try keyHere()
         let name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key)
         try colon()
         return (name, keyAt)
@@ -240,7 +240,7 @@ extension JSONScanning {
     mutating func memberKey(_ keys: [StaticString], _ seen: inout KeysSeen, others: inout [String]) throws(JSONScanError) -> MemberKey {
         skipWhitespace()
         let keyAt = at
-        let range = try anyKey()
+        let range = try keyHere()
         if let index = usedScratch ? scratch.withUnsafeBufferPointer({ Self.match($0, keys) }) : Self.match(bytes, range, keys) {
             try colon()
             if seen.first(index) { return .known(index) }
@@ -334,6 +334,11 @@ extension JSONScanning {
     /// A key, as a range of `bytes` (or decoded into `scratch` when it holds escapes).
     mutating func anyKey() throws(JSONScanError) -> Range<Int> {
         skipWhitespace()
+        return try keyHere()
+    }
+
+    /// A key at `at`, the whitespace before it skipped already (`anyKey`).
+    mutating func keyHere() throws(JSONScanError) -> Range<Int> {
         guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw JSONScanError() }
         return try scanString()
     }
