@@ -1176,7 +1176,7 @@ struct FlowReader: JSONScanning {
             repeat {
                 skipWhitespace()
                 let keyAt = at
-                let key = try anyKey()
+                let key = try keyHere()
                 let step: JSONStep
                 let repeated: Bool
                 if usedScratch {

@@ -231,7 +231,7 @@ extension JSONScanning {
     mutating func memberName() throws(JSONScanError) -> (name: String, keyAt: Int) {
         skipWhitespace()
         let keyAt = at
-        let key = try anyKey()
+        let key = try keyHere()
         let name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(key)
         try colon()
         return (name, keyAt)
@@ -240,7 +240,7 @@ extension JSONScanning {
     mutating func memberKey(_ keys: [StaticString], _ seen: inout KeysSeen, others: inout [String]) throws(JSONScanError) -> MemberKey {
         skipWhitespace()
         let keyAt = at
-        let range = try anyKey()
+        let range = try keyHere()
         if let index = usedScratch ? scratch.withUnsafeBufferPointer({ Self.match($0, keys) }) : Self.match(bytes, range, keys) {
             try colon()
             if seen.first(index) { return .known(index) }
@@ -334,6 +334,11 @@ extension JSONScanning {
     /// A key, as a range of `bytes` (or decoded into `scratch` when it holds escapes).
     mutating func anyKey() throws(JSONScanError) -> Range<Int> {
         skipWhitespace()
+        return try keyHere()
+    }
+
+    /// A key at `at`, the whitespace before it skipped already (`anyKey`).
+    mutating func keyHere() throws(JSONScanError) -> Range<Int> {
         guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw JSONScanError() }
         return try scanString()
     }
@@ -391,47 +396,55 @@ extension JSONScanning {
         let start = at + 1
         var index = start
         usedScratch = false
-        // Eight bytes at a time while none is a quote, a backslash or a control character. Each
-        // test may also flag bytes above a special one (a borrow carries upward), never below:
-        // the lowest flagged byte is the first special one, and the bytes before it are plain.
+        // Eight bytes at a time while none is a quote, a backslash, a control character or a byte
+        // of a multi-byte character. Each test may also flag bytes above a special one (a borrow
+        // carries upward), never below: the lowest flagged byte is the first special one, and the
+        // bytes before it are plain ASCII. A multi-byte character is checked where it is met
+        // (`JSONGrammar.utf8Length`), so an ASCII text is never read twice.
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
-        var highWord: UInt64 = 0
-        while index + 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            let flagged = special & highBits
-            if flagged != 0 {
-                let plain = flagged.trailingZeroBitCount / 8
-                highWord |= word & ((1 << UInt64(plain * 8)) &- 1)
-                index += plain
-                break
-            }
-            highWord |= word
-            index += 8
-        }
-        var high: UInt8 = highWord & highBits != 0 ? 0x80 : 0
         while index < count {
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                // (A byte under 0x20 borrows, one from 0x80 has its high bit already.)
+                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (word &- ones &* 0x20) | word
+                let flagged = special & highBits
+                if flagged != 0 {
+                    index += flagged.trailingZeroBitCount / 8
+                    break
+                }
+                index += 8
+            }
+            guard index < count else { break }
             let byte = base[index]
             if byte == UInt8(ascii: "\"") {
                 guard index - start <= limits.stringBytes else { throw JSONScanError() }
-                if high >= 0x80 { guard Self.isUTF8(bytes, start..<index) else { throw JSONScanError() } }
                 at = index + 1
                 return start..<index
             }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            high |= byte
-            index += 1
+            if byte >= 0x80 {
+                do { index += try JSONGrammar.utf8Length(bytes, at: index, end: count) } catch { throw JSONScanError() }
+            } else if byte == UInt8(ascii: "\\") || byte < 0x20 {
+                break
+            } else {
+                index += 1
+            }
         }
-        // Escapes (or an error): decoded into `scratch`. The runs between escapes are copied whole
-        // and checked as UTF-8 when they hold non-ASCII bytes (a run ends at an ASCII byte, so no
-        // sequence is split between runs).
+        return try scanEscaped(from: start)
+    }
+
+    /// A string with escapes (or an error) from `start`, after its quote: decoded into `scratch`.
+    /// The runs between escapes are copied whole and checked as UTF-8 when they hold non-ASCII
+    /// bytes (a run ends at an ASCII byte, so no sequence is split between runs).
+    mutating func scanEscaped(from start: Int) throws(JSONScanError) -> Range<Int> {
+        let base = bytes.baseAddress!
+        let count = bytes.count
         usedScratch = true
         scratch.removeAll(keepingCapacity: true)
         var run = start
-        high = 0
+        var high: UInt8 = 0
         at = start
         while true {
             while at < count {
