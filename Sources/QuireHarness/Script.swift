@@ -282,7 +282,6 @@ public enum ScriptLoader {
             } catch {
                 return nil
             }
-            guard stream.isClean else { return nil }
             return (top, steps, spans)
         }
         guard let scanned, case .string(SessionScript.format)? = scanned.top["format"] else { return nil }
