@@ -397,6 +397,9 @@ public enum ScriptLoader {
             steps.reserveCapacity(list.count)
             rawSteps = .spans(spans)
             for (index, member) in list.enumerated() {
+                // A script read in one pass is read again as a tree when it has a problem, and
+                // that names them all: the first is enough here.
+                if reader.hasProblems { break }
                 if let step = step(key: member.key, value: member.value, path: { .root + "steps" + index }, flow: checked, reader: &reader)
                 {
                     steps.append(step)

@@ -93,6 +93,10 @@ package struct JSONStream: JSONScanning {
         do { return try build() } catch { throw Failure() }
     }
 
+    /// How many keys of an object are compared as bytes, each with every one before it; past
+    /// them, `JSONObject`'s index finds a repeated key (a cost linear in the object's size).
+    static let byteComparedKeys = 12
+
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         for index in range where bytes[index] >= 0x80 { return false }
         return true
@@ -107,15 +111,15 @@ package struct JSONStream: JSONScanning {
             var object = JSONObject(minimumCapacity: 4)
             guard try beginObject() else { return .object(object) }
             let first = keySpans.count
-            // Keys are compared as bytes while all are ASCII and unescaped; from the first that is
-            // not, as strings, which `JSONParser` compares (canonical equivalence: KELVIN SIGN
-            // repeats `K`).
+            // Keys are compared as bytes while all are ASCII and unescaped and there are few;
+            // from the first that is not, as strings, which `JSONParser` compares (canonical
+            // equivalence: KELVIN SIGN repeats `K`) and a large object finds through its index.
             var plain = true
             repeat {
                 skipWhitespace()
                 let span = try anyKey()
                 let name: String
-                if plain, !usedScratch, Self.isASCII(bytes, span) {
+                if plain, keySpans.count - first < Self.byteComparedKeys, !usedScratch, Self.isASCII(bytes, span) {
                     for index in first..<keySpans.count where same(keySpans[index], span) { throw JSONScanError() }
                     name = makeString(span)
                     keySpans.append(span)
