@@ -20,8 +20,6 @@ package struct JSONStream: JSONScanning {
     var reportsDuplicates = true
     /// Where `JSONScanning` records repeated keys (`read()` throws for them instead).
     var document = DocumentReader(file: "", bytes: [])
-    /// The keys of the objects `build()` is in, as ranges of `bytes` (while they are plain ASCII).
-    var keySpans: [Range<Int>] = []
 
     /// `bytes` must stay valid while the stream is used.
     package init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits = .default) {
@@ -90,61 +88,6 @@ package struct JSONStream: JSONScanning {
     /// The value here as a `JSONValue`, as `value()` builds it but with no path kept: a key
     /// repeated in an object throws too (the caller reads the document again to name it).
     package mutating func read() throws(Failure) -> JSONValue {
-        do { return try build() } catch { throw Failure() }
-    }
-
-    /// How many keys of an object are compared as bytes, each with every one before it; past
-    /// them, `JSONObject`'s index finds a repeated key (a cost linear in the object's size).
-    static let byteComparedKeys = 12
-
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        for index in range where bytes[index] >= 0x80 { return false }
-        return true
-    }
-
-    mutating func build() throws(JSONScanError) -> JSONValue {
-        skipWhitespace()
-        guard at < bytes.count else { throw JSONScanError() }
-        switch bytes[at] {
-        case UInt8(ascii: "{"):
-            // Most objects of a script (an `expect`'s) have a few keys: room for four at once.
-            var object = JSONObject(minimumCapacity: 4)
-            guard try beginObject() else { return .object(object) }
-            let first = keySpans.count
-            // Keys are compared as bytes while all are ASCII and unescaped and there are few;
-            // from the first that is not, as strings, which `JSONParser` compares (canonical
-            // equivalence: KELVIN SIGN repeats `K`) and a large object finds through its index.
-            var plain = true
-            repeat {
-                skipWhitespace()
-                let span = try anyKey()
-                let name: String
-                if plain, keySpans.count - first < Self.byteComparedKeys, !usedScratch, Self.isASCII(bytes, span) {
-                    for index in first..<keySpans.count where same(keySpans[index], span) { throw JSONScanError() }
-                    name = makeString(span)
-                    keySpans.append(span)
-                } else {
-                    plain = false
-                    name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(span)
-                    guard object.position(of: name) == nil else { throw JSONScanError() }
-                }
-                try colon()
-                object.append(name, try build())
-            } while try nextMember()
-            keySpans.removeSubrange(first...)
-            return .object(object)
-        case UInt8(ascii: "["):
-            var array: [JSONValue] = []
-            guard try beginArray() else { return .array(array) }
-            repeat { array.append(try build()) } while try nextElement()
-            return .array(array)
-        case UInt8(ascii: "\""): return .string(try stringValue())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            do { return .number(try JSONGrammar.number(bytes, at: &at)) } catch { throw JSONScanError() }
-        default: throw JSONScanError()
-        }
+        do { return try value(keepingPath: false) } catch { throw Failure() }
     }
 }
