@@ -64,13 +64,36 @@ public enum Matcher {
     static func match(_ expected: JSONObject, session: Session, exactly: Bool) -> [Mismatch] {
         var mismatches: [Mismatch] = []
         var trail: [JSONPath.Component] = []
-        trail.reserveCapacity(4)
         for (key, value) in expected {
+            let actual = session.stateValue(key)
+            // Most keys match: they are judged with no path kept, and walked only when they do not.
+            if matches(expected: value, actual: actual, exactly: exactly) { continue }
             trail.append(.key(key))
-            walk(expected: value, actual: session.stateValue(key), exactly: exactly, trail: &trail, into: &mismatches)
+            walk(expected: value, actual: actual, exactly: exactly, trail: &trail, into: &mismatches)
             trail.removeLast()
         }
         return mismatches
+    }
+
+    /// Whether `walk` would find no mismatch, judged without keeping a path.
+    static func matches(expected: JSONValue, actual: JSONValue?, exactly: Bool) -> Bool {
+        guard let actual else { return false }
+        switch (expected, actual) {
+        case (.object(let want), .object(let have)) where !want.isEmpty || exactly:
+            for (key, value) in want {
+                guard matches(expected: value, actual: have[key], exactly: exactly) else { return false }
+            }
+            // Every key of `want` is in `have` (a missing one does not match): any other key
+            // makes `have` larger.
+            return !exactly || have.count == want.count
+        case (.array(let want), .array(let have)) where exactly && want.count == have.count:
+            for (wanted, had) in zip(want, have) {
+                guard matches(expected: wanted, actual: had, exactly: true) else { return false }
+            }
+            return true
+        default:
+            return equal(expected, actual)
+        }
     }
 
     /// The one walker of both matches, with the path kept as a stack of components and turned

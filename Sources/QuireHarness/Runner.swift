@@ -172,7 +172,7 @@ public enum Runner {
             if let stepStarted {
                 let elapsed = ContinuousClock.now - stepStarted
                 records.append(
-                    StepRecord(index: index + 1, json: JSONWriter.string(script.rawSteps[index]), milliseconds: elapsed.milliseconds))
+                    StepRecord(index: index + 1, json: JSONWriter.string(script.rawStep(index)), milliseconds: elapsed.milliseconds))
             }
             if trace != nil, let before {
                 var diff = StateDiff.diff(before, driver.session.state)
@@ -180,7 +180,7 @@ public enum Runner {
                 diff.removeLast(omittedChanges)
                 traceBudget.changes -= diff.count
                 var entry = Trace.Step(
-                    index: index + 1, step: script.rawSteps[index], notifications: emitted.map { limits.shown($0.json) },
+                    index: index + 1, step: script.rawStep(index), notifications: emitted.map { limits.shown($0.json) },
                     diff: diff.map { change in
                         var shown = change
                         shown.before = change.before.map(limits.shown)
@@ -194,13 +194,13 @@ public enum Runner {
             if overLimit != nil { break stepLoop }
             if !lines.isEmpty {
                 failure = Failure(
-                    step: index + 1, location: script.location(ofStep: index), stepJSON: JSONWriter.string(script.rawSteps[index]),
+                    step: index + 1, location: script.location(ofStep: index), stepJSON: JSONWriter.string(script.rawStep(index)),
                     lines: lines,
                     recent: recent.inOrder.map { entry in
                         let shown = entry.codes.prefix(options.recentNotifications).map(NotificationCode.name)
                         let more = entry.codes.count - shown.count
                         return RecentEvent(
-                            step: entry.step + 1, json: JSONWriter.string(script.rawSteps[entry.step]),
+                            step: entry.step + 1, json: JSONWriter.string(script.rawStep(entry.step)),
                             notifications: shown + (more > 0 ? ["… \(more) more"] : []))
                     })
                 break stepLoop

@@ -36,14 +36,33 @@ public struct SessionScript: Sendable {
     /// (`Session(flow:startingWith:)`; what `quire run --record` writes for a walkthrough run again).
     public var startingValues: JSONObject? = nil
     public var steps: [Step]
-    /// Each step's JSON as written, for reports and traces.
-    public var rawSteps: [JSONValue]
+    /// Each step's JSON as written, for reports and traces (`rawStep(_:)`).
+    var rawSteps: RawSteps
     /// The script's text, to say where a failing step is.
     public var source: [UInt8] = []
     /// What the script checks, in a sentence (its optional `description`), for reports and traces.
     public var description: String? = nil
     /// The file of the flow, when the script names one (not for a flow given inline).
     public var flowFile: String? = nil
+
+    /// Where the steps' JSON is: parsed (a script read as a tree), or where each step's bytes are
+    /// in `source` (a script read in one pass), parsed again only when a report shows the step.
+    enum RawSteps: Sendable {
+        case values([JSONValue])
+        case spans([Range<Int>])
+    }
+
+    /// Step `index`'s JSON as written (0-based), for reports and traces.
+    public func rawStep(_ index: Int) -> JSONValue {
+        switch rawSteps {
+        case .values(let values):
+            return values[index]
+        case .spans(let spans):
+            // The bytes read as this value when the script was loaded.
+            let parsed = try? DocumentReader.parse(file: file, bytes: Array(source[spans[index]]))
+            return parsed?.0 ?? .null
+        }
+    }
 
     /// `file:line:column` of step `index` (0-based).
     public func location(ofStep index: Int) -> String {
@@ -207,6 +226,75 @@ public enum ScriptLoader {
     }
 
     public static func load(bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits = .default) -> ScriptLoad {
+        if let script = read(bytes: bytes, file: file, flows: flows, limits: limits) { return .script(script) }
+        return loadTree(bytes: bytes, file: file, flows: flows, limits: limits)
+    }
+
+    /// The steps of a script: its `steps` member as parsed (nil when it has none), or the key and
+    /// value of each step and where its bytes are, as `read` found them.
+    enum StepList {
+        case tree(JSONValue?)
+        case read([(key: String, value: JSONValue)], spans: [Range<Int>])
+    }
+
+    /// Reads a script that has no problem in one pass over its bytes (`JSONStream`): the steps
+    /// are made from each step's key and value, and only the values are built as `JSONValue`s
+    /// (an `expect`'s body is matched against the state as one). Nil at the first sign of any
+    /// problem (a syntax error, a repeated key, a step that is not an object with one key, too
+    /// many steps, or any problem `assemble` records): then `loadTree` reads the script again and
+    /// names every problem as it always has, so the diagnostics are those of one reader.
+    static func read(bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits) -> SessionScript? {
+        guard JSONStream.mayRead(bytes) else { return nil }
+        typealias Scanned = (top: JSONObject, steps: [(key: String, value: JSONValue)], spans: [Range<Int>])
+        let scanned: Scanned? = bytes.withUnsafeBufferPointer { buffer in
+            var stream = JSONStream(bytes: buffer)
+            var top = JSONObject(minimumCapacity: topKeys.count)
+            var steps: [(key: String, value: JSONValue)] = []
+            var spans: [Range<Int>] = []
+            do throws(JSONStream.Failure) {
+                try stream.beginDocument()
+                guard try stream.nextByte() == UInt8(ascii: "{"), try stream.enterObject() else { return nil }
+                repeat {
+                    let name = try stream.key()
+                    guard top.position(of: name) == nil else { return nil }
+                    guard name == "steps" else {
+                        top.append(name, try stream.read())
+                        continue
+                    }
+                    top.append(name, .null)
+                    guard try stream.nextByte() == UInt8(ascii: "[") else { return nil }
+                    guard try stream.enterArray() else { continue }
+                    let expected = min(bytes.count / 16, limits.steps)
+                    steps.reserveCapacity(expected)
+                    spans.reserveCapacity(expected)
+                    repeat {
+                        guard steps.count < limits.steps else { return nil }
+                        let start = stream.offset()
+                        guard try stream.nextByte() == UInt8(ascii: "{"), try stream.enterObject() else { return nil }
+                        let key = try stream.key()
+                        let value = try stream.read()
+                        guard try !stream.moreMembers() else { return nil }
+                        steps.append((key, value))
+                        spans.append(start..<stream.position)
+                    } while try stream.moreElements()
+                } while try stream.moreMembers()
+                try stream.endDocument()
+            } catch {
+                return nil
+            }
+            return (top, steps, spans)
+        }
+        guard let scanned, case .string(SessionScript.format)? = scanned.top["format"] else { return nil }
+        var reader = DocumentReader(file: file, bytes: bytes)
+        let assembled = assemble(
+            scanned.top, steps: .read(scanned.steps, spans: scanned.spans), bytes: bytes, file: file, flows: flows, limits: limits,
+            reader: &reader)
+        guard case .script(let script) = assembled else { return nil }
+        return script
+    }
+
+    /// Reads a script as a `JSONValue` tree (`JSONParser`) and names every problem it has.
+    static func loadTree(bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits) -> ScriptLoad {
         let value: JSONValue
         var reader: DocumentReader
         do {
@@ -232,6 +320,15 @@ public enum ScriptLoader {
         default:
             return .notAScript(format: nil)
         }
+        return assemble(object, steps: .tree(object["steps"]), bytes: bytes, file: file, flows: flows, limits: limits, reader: &reader)
+    }
+
+    /// A session script from its top-level members (`steps` read from `steps`), every problem
+    /// recorded in `reader`.
+    static func assemble(
+        _ object: JSONObject, steps list: StepList, bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits,
+        reader: inout DocumentReader
+    ) -> ScriptLoad {
         reader.checkKeys(object, at: .root, allowed: topKeys, required: ["flow", "steps"], what: "a session script")
 
         let name =
@@ -281,17 +378,32 @@ public enum ScriptLoader {
         }
 
         var steps: [SessionScript.Step] = []
-        var rawSteps: [JSONValue] = []
+        var rawSteps = SessionScript.RawSteps.values([])
         let checked = flow.map(CheckedFlow.init)
-        let list = object["steps"].flatMap { reader.array($0, at: .root + "steps", what: "steps") }
-        if let list, list.count > limits.steps {
-            reader.error(
-                .root + "steps", "over a limit: the script has \(list.count) steps; a script has at most \(limits.steps) (split it)")
-        } else if let list {
+        switch list {
+        case .tree(let value):
+            let list = value.flatMap { reader.array($0, at: .root + "steps", what: "steps") }
+            if let list, list.count > limits.steps {
+                reader.error(
+                    .root + "steps", "over a limit: the script has \(list.count) steps; a script has at most \(limits.steps) (split it)")
+            } else if let list {
+                steps.reserveCapacity(list.count)
+                rawSteps = .values(list)
+                for (index, raw) in list.enumerated() {
+                    if let step = step(raw, path: { .root + "steps" + index }, flow: checked, reader: &reader) { steps.append(step) }
+                }
+            }
+        case .read(let list, let spans):
             steps.reserveCapacity(list.count)
-            rawSteps = list
-            for (index, raw) in list.enumerated() {
-                if let step = step(raw, path: { .root + "steps" + index }, flow: checked, reader: &reader) { steps.append(step) }
+            rawSteps = .spans(spans)
+            for (index, member) in list.enumerated() {
+                // A script read in one pass is read again as a tree when it has a problem, and
+                // that names them all: the first is enough here.
+                if reader.hasProblems { break }
+                if let step = step(key: member.key, value: member.value, path: { .root + "steps" + index }, flow: checked, reader: &reader)
+                {
+                    steps.append(step)
+                }
             }
         }
         if reader.hasProblems || flow == nil {
@@ -325,6 +437,13 @@ public enum ScriptLoader {
                 "a step has exactly one key, not \(object.count)\(object.isEmpty ? "" : " (\(object.keys.joined(separator: ", ")))")")
             return nil
         }
+        return step(key: key, value: value, path: path, flow: flow, reader: &reader)
+    }
+
+    /// Reads one step from its key and value.
+    static func step(key: String, value: JSONValue, path: () -> JSONPath, flow: CheckedFlow?, reader: inout DocumentReader)
+        -> SessionScript.Step?
+    {
         if let kind = Event.Kind(name: key) {
             switch Event.parse(kind, value: value) {
             case .failure(let error):

@@ -152,33 +152,37 @@ extension JSONScanning {
         return false
     }
 
-    /// Any value, as a `JSONValue` (repeated keys in it are reported, the first value kept).
-    mutating func value() throws(JSONScanError) -> JSONValue {
+    /// Any value, as a `JSONValue`: a repeated key in it is reported and the first value kept.
+    /// Without `keepingPath` no path is kept and a repeated key ends the read instead (a caller
+    /// that meets it reads the document again, with a reader that names it).
+    mutating func value(keepingPath: Bool = true) throws(JSONScanError) -> JSONValue {
         skipWhitespace()
         guard at < bytes.count else { throw JSONScanError() }
         switch bytes[at] {
         case UInt8(ascii: "{"):
-            var object = JSONObject()
+            // Most objects are small (a step, an `expect`): room for a few members at once.
+            var object = JSONObject(minimumCapacity: 4)
             guard try beginObject() else { return .object(object) }
             repeat {
                 let (name, keyAt) = try memberName()
-                steps.append(.name(name))
+                if keepingPath { steps.append(.name(name)) }
                 if object.position(of: name) != nil {
+                    guard keepingPath else { throw JSONScanError() }
                     try duplicate(keyAt: keyAt, read: false)
                     _ = try value()
                 } else {
-                    object.append(name, try value())
+                    object.append(name, try value(keepingPath: keepingPath))
                 }
-                steps.removeLast()
+                if keepingPath { steps.removeLast() }
             } while try nextMember()
             return .object(object)
         case UInt8(ascii: "["):
             var array: [JSONValue] = []
             guard try beginArray() else { return .array(array) }
             repeat {
-                steps.append(.index(array.count))
-                array.append(try value())
-                steps.removeLast()
+                if keepingPath { steps.append(.index(array.count)) }
+                array.append(try value(keepingPath: keepingPath))
+                if keepingPath { steps.removeLast() }
             } while try nextElement()
             return .array(array)
         case UInt8(ascii: "\""): return .string(try stringValue())
