@@ -32,7 +32,8 @@ import Testing
         for length in 0..<20 {
             for offset in 0...length {
                 for special in Self.specials {
-                    let text = Array(repeating: UInt8(ascii: "a"), count: offset) + special
+                    let text =
+                        Array(repeating: UInt8(ascii: "a"), count: offset) + special
                         + Array(repeating: UInt8(ascii: "b"), count: length - offset)
                     // Closed, and cut short before its closing quote.
                     for document in [[0x22] + text + [0x22], [0x22] + text] {
