@@ -20,8 +20,9 @@ public enum Matcher {
     public static let tolerance = 1e-9
 
     public static func match(expected: JSONValue, actual: JSONValue?, at path: JSONPath, into mismatches: inout [Mismatch]) {
-        var trail = path.components
-        walk(expected: expected, actual: actual, exactly: false, trail: &trail, into: &mismatches)
+        var found: [Found] = []
+        walk(expected: expected, actual: actual, exactly: false, into: &found)
+        mismatches += found.map { $0.mismatch(under: path.components) }
     }
 
     /// Full equality, with numbers compared within `tolerance`.
@@ -52,8 +53,9 @@ public enum Matcher {
     /// key)"), arrays the same length and matching elements, scalars equal (numbers within
     /// `tolerance`).
     public static func matchExactly(expected: JSONValue, actual: JSONValue?, at path: JSONPath, into mismatches: inout [Mismatch]) {
-        var trail = path.components
-        walk(expected: expected, actual: actual, exactly: true, trail: &trail, into: &mismatches)
+        var found: [Found] = []
+        walk(expected: expected, actual: actual, exactly: true, into: &found)
+        mismatches += found.map { $0.mismatch(under: path.components) }
     }
 
     /// Matches an `expectExactly` object against a session: each key it names, whole.
@@ -62,75 +64,62 @@ public enum Matcher {
     }
 
     static func match(_ expected: JSONObject, session: Session, exactly: Bool) -> [Mismatch] {
-        var mismatches: [Mismatch] = []
-        var trail: [JSONPath.Component] = []
+        var found: [Found] = []
         for (key, value) in expected {
-            let actual = session.stateValue(key)
-            // Most keys match: they are judged with no path kept, and walked only when they do not.
-            if matches(expected: value, actual: actual, exactly: exactly) { continue }
-            trail.append(.key(key))
-            walk(expected: value, actual: actual, exactly: exactly, trail: &trail, into: &mismatches)
-            trail.removeLast()
+            let first = found.count
+            walk(expected: value, actual: session.stateValue(key), exactly: exactly, into: &found)
+            Found.mark(&found, from: first, .key(key))
         }
-        return mismatches
+        return found.map { $0.mismatch(under: []) }
     }
 
-    /// Whether `walk` would find no mismatch, judged without keeping a path.
-    static func matches(expected: JSONValue, actual: JSONValue?, exactly: Bool) -> Bool {
-        guard let actual else { return false }
-        switch (expected, actual) {
-        case (.object(let want), .object(let have)) where !want.isEmpty || exactly:
-            for (key, value) in want {
-                guard matches(expected: value, actual: have[key], exactly: exactly) else { return false }
-            }
-            // Every key of `want` is in `have` (a missing one does not match): any other key
-            // makes `have` larger.
-            return !exactly || have.count == want.count
-        case (.array(let want), .array(let have)) where exactly && want.count == have.count:
-            for (wanted, had) in zip(want, have) {
-                guard matches(expected: wanted, actual: had, exactly: true) else { return false }
-            }
-            return true
-        default:
-            return equal(expected, actual)
+    /// A mismatch as the walker finds it: its path written innermost first, on the way back up.
+    struct Found {
+        var trail: [JSONPath.Component] = []
+        var expected: JSONValue?
+        var actual: JSONValue?
+
+        /// Adds `component` (the key or index the walker just left) to what was found below it.
+        static func mark(_ found: inout [Found], from first: Int, _ component: JSONPath.Component) {
+            for index in first..<found.count { found[index].trail.append(component) }
+        }
+
+        func mismatch(under prefix: [JSONPath.Component]) -> Mismatch {
+            Mismatch(path: JSONPath(components: prefix + trail.reversed()), expected: expected, actual: actual)
         }
     }
 
-    /// The one walker of both matches, with the path kept as a stack of components and turned
-    /// into a `JSONPath` only for a mismatch (building a path per key was most of matching a
-    /// state that matches). Partially (`expect`), an object matches key by key the keys it
-    /// names, and an empty one only an empty one; anything else must be `equal`. `exactly`
-    /// (`expectExactly`), an object's extra keys are mismatches too, and arrays of the same
-    /// length match element by element, so a difference deep inside is named by its path.
-    static func walk(
-        expected: JSONValue, actual: JSONValue?, exactly: Bool, trail: inout [JSONPath.Component], into mismatches: inout [Mismatch]
-    ) {
+    /// The one walker of both matches. A mismatch's path is written on the way back up (each
+    /// level adds its key or index to what was found below it), so a value that matches keeps no
+    /// path at all. Partially (`expect`), an object matches key by key the keys it names, and an
+    /// empty one only an empty one; anything else must be `equal`. `exactly` (`expectExactly`), an
+    /// object's extra keys are mismatches too, and arrays of the same length match element by
+    /// element, so a difference deep inside is named by its path.
+    static func walk(expected: JSONValue, actual: JSONValue?, exactly: Bool, into found: inout [Found]) {
         guard let actual else {
-            mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: nil))
+            found.append(Found(expected: expected, actual: nil))
             return
         }
         switch (expected, actual) {
         case (.object(let want), .object(let have)) where exactly || !want.isEmpty:
             for (key, value) in want {
-                trail.append(.key(key))
-                walk(expected: value, actual: have[key], exactly: exactly, trail: &trail, into: &mismatches)
-                trail.removeLast()
+                let first = found.count
+                walk(expected: value, actual: have[key], exactly: exactly, into: &found)
+                Found.mark(&found, from: first, .key(key))
             }
             if exactly {
                 for (key, value) in have where want[key] == nil {
-                    mismatches.append(Mismatch(path: JSONPath(components: trail + [.key(key)]), expected: nil, actual: value))
+                    found.append(Found(trail: [.key(key)], expected: nil, actual: value))
                 }
             }
         case (.array(let want), .array(let have)) where exactly && want.count == have.count:
             for (index, (wanted, had)) in zip(want, have).enumerated() {
-                trail.append(.index(index))
-                walk(expected: wanted, actual: had, exactly: true, trail: &trail, into: &mismatches)
-                trail.removeLast()
+                let first = found.count
+                walk(expected: wanted, actual: had, exactly: true, into: &found)
+                Found.mark(&found, from: first, .index(index))
             }
         default:
-            if !equal(expected, actual) {
-                mismatches.append(Mismatch(path: JSONPath(components: trail), expected: expected, actual: actual))
-            }
+            if !equal(expected, actual) { found.append(Found(expected: expected, actual: actual)) }
         }
     }
 }
