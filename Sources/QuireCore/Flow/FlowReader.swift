@@ -102,7 +102,7 @@ struct FlowReader: JSONScanning {
 
     /// Reads the flow in a file's bytes; a bad flow is rejected whole with every problem listed.
     static func flow(_ bytes: [UInt8], file: String, folder: String?, limits: JSONLimits) throws(DocumentError) -> Flow {
-        guard bytes.count <= limits.documentBytes, JSONParser.otherEncoding(bytes) == nil else {
+        guard JSONParser.mayScan(bytes, limits: limits) else {
             throw syntaxError(bytes, file: file, limits: limits)
         }
         let source = FlowDocument(bytes: bytes, limits: limits)
@@ -159,12 +159,9 @@ struct FlowReader: JSONScanning {
     mutating func readDocument() throws(JSONScanError) -> Flow? {
         declared.reserveCapacity(expectedFields)
         places.reserveCapacity(expectedFields)
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
-        skipWhitespace()
-        guard at < bytes.count else { throw JSONScanError() }
+        try startDocument()
         let flow = try flowObject()
-        skipWhitespace()
-        guard at == bytes.count else { throw JSONScanError() }
+        try finishDocument()
         decidePending()
         return flow
     }

@@ -152,6 +152,20 @@ extension JSONScanning {
         return false
     }
 
+    /// Steps over a UTF-8 byte order mark and whitespace to the document's value; throws for an
+    /// empty document.
+    mutating func startDocument() throws(JSONScanError) {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
+        skipWhitespace()
+        guard at < bytes.count else { throw JSONScanError() }
+    }
+
+    /// Only whitespace may follow the document's value.
+    mutating func finishDocument() throws(JSONScanError) {
+        skipWhitespace()
+        guard at == bytes.count else { throw JSONScanError() }
+    }
+
     /// Any value, as a `JSONValue`: a repeated key in it is reported and the first value kept.
     /// Without `keepingPath` no path is kept and a repeated key ends the read instead (a caller
     /// that meets it reads the document again, with a reader that names it).

@@ -30,7 +30,7 @@ package struct JSONStream: JSONScanning {
     /// Whether a document of `count` bytes starting with `bytes` may be read at all: not too big,
     /// and UTF-8 (`JSONParser` names any other encoding).
     package static func mayRead(_ bytes: [UInt8], limits: JSONLimits = .default) -> Bool {
-        bytes.count <= limits.documentBytes && JSONParser.otherEncoding(bytes) == nil
+        JSONParser.mayScan(bytes, limits: limits)
     }
 
     /// The byte offset of the next value (whitespace stepped over).
@@ -44,15 +44,12 @@ package struct JSONStream: JSONScanning {
 
     /// Steps over a UTF-8 byte order mark and whitespace; throws for an empty document.
     package mutating func beginDocument() throws(Failure) {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
-        skipWhitespace()
-        guard at < bytes.count else { throw Failure() }
+        do { try startDocument() } catch { throw Failure() }
     }
 
     /// Only whitespace may follow the document's value.
     package mutating func endDocument() throws(Failure) {
-        skipWhitespace()
-        guard at == bytes.count else { throw Failure() }
+        do { try finishDocument() } catch { throw Failure() }
     }
 
     /// The next byte that is not whitespace.

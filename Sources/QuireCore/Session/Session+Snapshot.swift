@@ -122,7 +122,7 @@ extension Session {
     public init(
         restoring bytes: [UInt8], flow: Flow? = nil, file: String = "<snapshot>", limits: JSONLimits = .snapshot
     ) throws(DocumentError) {
-        guard bytes.count <= limits.documentBytes, JSONParser.otherEncoding(bytes) == nil else {
+        guard JSONParser.mayScan(bytes, limits: limits) else {
             throw FlowReader.syntaxError(bytes, file: file, limits: limits)
         }
         let read: (Session?, DocumentReader)? = bytes.withUnsafeBufferPointer { buffer in
@@ -356,12 +356,9 @@ struct SnapshotReader: JSONScanning {
     }
 
     mutating func read(flow: Flow?) throws(JSONScanError) -> Session? {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
-        skipWhitespace()
-        guard at < bytes.count else { throw JSONScanError() }
+        try startDocument()
         let session = try snapshot(flow: flow)
-        skipWhitespace()
-        guard at == bytes.count else { throw JSONScanError() }
+        try finishDocument()
         // A member not read (the snapshot was refused before it) is read now for its repeated keys.
         for (name, offset) in unread {
             at = offset
