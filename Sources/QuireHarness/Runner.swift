@@ -61,8 +61,9 @@ public enum Runner {
         }
     }
 
-    public static func run(_ script: SessionScript, options: Options = Options()) -> ScriptResult {
-        var session = script.startSession
+    /// `flows`, the cache `script` was loaded with, gives its start session (`FlowCache.startSession`).
+    public static func run(_ script: SessionScript, options: Options = Options(), flows: FlowCache? = nil) -> ScriptResult {
+        var session = flows?.startSession(of: script) ?? script.startSession
         session.reducedMotion = script.reducedMotion
         return run(script, options: options, driver: DirectDriver(session))
     }

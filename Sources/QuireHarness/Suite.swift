@@ -173,7 +173,7 @@ public struct Suite {
         } else {
             switch ScriptLoader.load(candidate.path, flows: flows, explicitly: candidate.explicit) {
             case .script(let script):
-                result = options.repeatEach > 1 ? Repeat.run(script, options: options) : Runner.run(script, options: options)
+                result = options.repeatEach > 1 ? Repeat.run(script, options: options) : Runner.run(script, options: options, flows: flows)
             case .bad(let diagnostics):
                 result = ScriptResult(file: candidate.path, name: candidate.path, status: .bad(diagnostics), milliseconds: 0)
             case .notAScript:
