@@ -291,7 +291,7 @@ public enum Runner {
 /// The last events a failure report lists, each with its notifications' codes. Every event's
 /// codes go onto one list and the event notes where its codes end: recording an event is an
 /// append, and the lists are cut back to the last `capacity` events once either holds more
-/// than `RecentEvents.kept` entries (a script has up to `ScriptLimits.steps` steps and emits up
+/// than `kept` entries (65,536) (a script has up to `ScriptLimits.steps` steps and emits up
 /// to `ScriptLimits.notifications`).
 struct RecentEvents {
     let capacity: Int
@@ -299,10 +299,12 @@ struct RecentEvents {
     private var events: [(step: Int, end: Int)] = []
     private var codes: [UInt8] = []
 
-    static let kept = 1 << 16
+    /// How many entries a list holds before it is cut back (`kept`).
+    let kept: Int
 
-    init(capacity: Int, events expected: Int = 0) {
+    init(capacity: Int, events expected: Int = 0, kept: Int = 1 << 16) {
         self.capacity = max(0, capacity)
+        self.kept = kept
         events.reserveCapacity(self.capacity > 0 ? expected : 0)
         codes.reserveCapacity(self.capacity > 0 ? expected : 0)
     }
@@ -311,7 +313,7 @@ struct RecentEvents {
         guard capacity > 0 else { return }
         for notification in notifications { codes.append(NotificationCode.of(notification.kind)) }
         events.append((step, codes.count))
-        if codes.count > Self.kept || events.count > Self.kept { dropOlder() }
+        if codes.count > kept || events.count > kept { dropOlder() }
     }
 
     /// Forgets the events before the last `capacity` and their codes.
