@@ -68,11 +68,13 @@ public enum FileWalker {
             entries.append(Entry(path: folder, folders: folders, problem: "cannot read the folder: \(reason(code))"))
             return
         }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         for (name, type) in names {
             // A regular file is known from its folder's listing: only other entries (folders,
             // links, or where the file system does not say) are looked at, one system call each.
-            if type == UInt8(DT_REG) && !name.hasSuffix(".json") { continue }
-            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            let isJSON = name.hasSuffix(".json")
+            if type == UInt8(DT_REG) && !isJSON { continue }
+            let path = prefix + name
             switch type == UInt8(DT_REG) ? .file : kind(of: path) {
             case .folder(let device, let inode):
                 if let ancestor = ancestors.first(where: { $0.device == device && $0.inode == inode }) {
@@ -82,7 +84,7 @@ public enum FileWalker {
                     walk(path, folders: folders + [name], ancestors: ancestors + [(device, inode, path)], into: &entries)
                 }
             case .file, .other:
-                if name.hasSuffix(".json") { entries.append(Entry(path: path, folders: folders, problem: nil)) }
+                if isJSON { entries.append(Entry(path: path, folders: folders, problem: nil)) }
             case .missing:
                 break  // removed while we looked
             case .problem(let message):
@@ -106,8 +108,11 @@ public enum FileWalker {
                 break
             }
             let (name, isUTF8) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let bytes = raw.prefix(while: { $0 != 0 })
-                return (String(decoding: bytes, as: UTF8.self), String(validating: bytes, as: UTF8.self) != nil)
+                let bytes = UnsafeRawBufferPointer(rebasing: raw.prefix(while: { $0 != 0 }))
+                let name = String(decoding: bytes, as: UTF8.self)
+                // Decoding replaces each ill-formed sequence by U+FFFD: the name is UTF-8 when
+                // it decodes to its own bytes.
+                return (name, name.utf8.elementsEqual(bytes))
             }
             // A name that is not UTF-8 cannot be opened by its decoded String: its type is then
             // not taken from the listing, and the lookup by that String finds nothing, as for

@@ -61,8 +61,9 @@ public enum Runner {
         }
     }
 
-    public static func run(_ script: SessionScript, options: Options = Options()) -> ScriptResult {
-        var session = script.startSession
+    /// `flows`, the cache `script` was loaded with, gives its start session (`FlowCache.startSession`).
+    public static func run(_ script: SessionScript, options: Options = Options(), flows: FlowCache? = nil) -> ScriptResult {
+        var session = flows?.startSession(of: script) ?? script.startSession
         session.reducedMotion = script.reducedMotion
         return run(script, options: options, driver: DirectDriver(session))
     }
@@ -80,7 +81,7 @@ public enum Runner {
         var window = NotificationWindow(limits: limits)
         window.reset(for: firstCheck.flatMap { expectation(script.steps[$0]) })
         var emittedInAll = 0
-        var recent = RecentEvents(capacity: options.recentEvents)
+        var recent = RecentEvents(capacity: options.recentEvents, events: script.steps.count)
         var records: [StepRecord] = []
         var trace = options.trace ? Trace(initialState: driver.session.state) : nil
         var traceBudget = (notifications: limits.traceNotifications, changes: limits.traceChanges)
@@ -287,34 +288,51 @@ public enum Runner {
     }
 }
 
-/// The last events a failure report lists, each with its notifications' codes: a ring of
-/// `capacity` slots whose code lists are reused, so recording an event allocates nothing once
-/// the ring is full.
+/// The last events a failure report lists, each with its notifications' codes. Every event's
+/// codes go onto one list and the event notes where its codes end: recording an event is an
+/// append, and the lists are cut back to the last `capacity` events once either holds more
+/// than `kept` entries (65,536) (a script has up to `ScriptLimits.steps` steps and emits up
+/// to `ScriptLimits.notifications`).
 struct RecentEvents {
     let capacity: Int
-    private var slots: [(step: Int, codes: [UInt8])] = []
-    /// The oldest slot once the ring is full (the next to be overwritten).
-    private var oldest = 0
+    /// Each recorded event's step and the end of its codes in `codes`.
+    private var events: [(step: Int, end: Int)] = []
+    private var codes: [UInt8] = []
 
-    init(capacity: Int) {
+    /// How many entries a list holds before it is cut back (`kept`).
+    let kept: Int
+
+    init(capacity: Int, events expected: Int = 0, kept: Int = 1 << 16) {
         self.capacity = max(0, capacity)
-        slots.reserveCapacity(self.capacity)
+        self.kept = kept
+        events.reserveCapacity(self.capacity > 0 ? expected : 0)
+        codes.reserveCapacity(self.capacity > 0 ? expected : 0)
     }
 
     mutating func record(step: Int, _ notifications: [SessionNotification]) {
         guard capacity > 0 else { return }
-        if slots.count < capacity {
-            slots.append((step, notifications.map { NotificationCode.of($0.kind) }))
-            return
-        }
-        slots[oldest].step = step
-        slots[oldest].codes.removeAll(keepingCapacity: true)
-        for notification in notifications { slots[oldest].codes.append(NotificationCode.of(notification.kind)) }
-        oldest = (oldest + 1) % capacity
+        for notification in notifications { codes.append(NotificationCode.of(notification.kind)) }
+        events.append((step, codes.count))
+        if codes.count > kept || events.count > kept { dropOlder() }
+    }
+
+    /// Forgets the events before the last `capacity` and their codes.
+    private mutating func dropOlder() {
+        let first = events.count - min(events.count, capacity)
+        let start = first == 0 ? 0 : events[first - 1].end
+        codes.removeFirst(start)
+        events.removeFirst(first)
+        for index in events.indices { events[index].end -= start }
     }
 
     /// Oldest first.
-    var inOrder: [(step: Int, codes: [UInt8])] { Array(slots[oldest...] + slots[..<oldest]) }
+    var inOrder: [(step: Int, codes: [UInt8])] {
+        let first = events.count - min(events.count, capacity)
+        return (first..<events.count).map { index in
+            let start = index == 0 ? 0 : events[index - 1].end
+            return (events[index].step, Array(codes[start..<events[index].end]))
+        }
+    }
 }
 
 public struct StepRecord: Sendable, Hashable {

@@ -96,6 +96,15 @@ public final class FlowCache: Sendable {
         var keys: [String: String] = [:]
         /// A script's folder and its `flow` → the path to load.
         var resolved: [ResolveKey: String] = [:]
+        /// The sessions scripts without `values` start from.
+        var starts: [StartKey: Session] = [:]
+    }
+
+    struct StartKey: Hashable {
+        /// The flow's path, as `flow(at:)` was given it.
+        var flow: String
+        var locale: String
+        var viewportWidth: Double
     }
 
     struct ResolveKey: Hashable {
@@ -132,6 +141,20 @@ public final class FlowCache: Sendable {
         }
         storage.withLock { $0.flows[key] = loaded }
         return loaded
+    }
+
+    /// The session `script` starts from (`startSession`). A script that names a flow file of
+    /// this cache and no `values` starts from a session made once for each flow, locale and
+    /// viewport width, and copied.
+    func startSession(of script: SessionScript) -> Session {
+        guard script.startingValues == nil, let flow = script.flowFile else { return script.startSession }
+        let key = StartKey(flow: flow, locale: script.locale, viewportWidth: script.viewportWidth)
+        if let known = storage.withLock({ $0.starts[key] }) { return known }
+        let session = script.startSession
+        storage.withLock { state in
+            if state.starts.count < Self.memoLimit { state.starts[key] = session }
+        }
+        return session
     }
 
     /// The cache key of a flow path: its absolute, normalized form.

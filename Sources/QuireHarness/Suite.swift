@@ -53,8 +53,13 @@ public struct Suite {
                             path: path, root: root, explicit: false, problem: Suite.noScript,
                             id: TestID(classname: FileWalker.parentName(of: path), name: rootName)))
                 }
+                // Entries come folder by folder: each folder's class name is joined once.
+                var folders: (names: [String], classname: String)? = nil
                 for entry in entries {
-                    let classname = ([rootName] + entry.folders).filter { !$0.isEmpty }.joined(separator: ".")
+                    if folders?.names != entry.folders {
+                        folders = (entry.folders, ([rootName] + entry.folders).filter { !$0.isEmpty }.joined(separator: "."))
+                    }
+                    let classname = folders!.classname
                     let name = entry.path == path ? rootName : TestID.name(ofFile: FileWalker.lastComponent(of: entry.path))
                     candidates.append(
                         Candidate(
@@ -173,7 +178,7 @@ public struct Suite {
         } else {
             switch ScriptLoader.load(candidate.path, flows: flows, explicitly: candidate.explicit) {
             case .script(let script):
-                result = options.repeatEach > 1 ? Repeat.run(script, options: options) : Runner.run(script, options: options)
+                result = options.repeatEach > 1 ? Repeat.run(script, options: options) : Runner.run(script, options: options, flows: flows)
             case .bad(let diagnostics):
                 result = ScriptResult(file: candidate.path, name: candidate.path, status: .bad(diagnostics), milliseconds: 0)
             case .notAScript:

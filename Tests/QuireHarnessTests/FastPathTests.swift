@@ -205,23 +205,30 @@ extension FastPathTests {
         let flow = try Flow.load(contentsOf: fixtures.appendingPathComponent("flows/mini.json").path)
         var random = SplitMix64(seed: 13)
         let events: [Event] = [.key(.tab), .type("x"), .tap(.button(.next)), .tap(.button(.back)), .key(.backSpace), .settle, .tick(5)]
+        // Lists cut back after 3 and 16 entries as well as the runner's 65,536.
         for capacity in 1...7 {
-            var session = Session(flow: flow)
-            var ring = RecentEvents(capacity: capacity)
-            var list: [(step: Int, codes: [UInt8])] = []
-            for step in 0..<300 {
-                let notifications = session.send(events[random.below(events.count)])
-                // The list as the runner kept it before.
-                if list.count == capacity { list.removeFirst() }
-                list.append((step, notifications.map { NotificationCode.of($0.name) }))
-                ring.record(step: step, notifications)
-                #expect(ring.inOrder.map(\.step) == list.map(\.step))
-                #expect(ring.inOrder.map(\.codes) == list.map(\.codes))
+            for kept in [3, 16, 1 << 16] {
+                listsWhatTheListDid(flow: flow, capacity: capacity, kept: kept, &random, events)
             }
         }
         var none = RecentEvents(capacity: 0)
         none.record(step: 0, [])
         #expect(none.inOrder.isEmpty)
+    }
+
+    private func listsWhatTheListDid(flow: Flow, capacity: Int, kept: Int, _ random: inout SplitMix64, _ events: [Event]) {
+        var session = Session(flow: flow)
+        var ring = RecentEvents(capacity: capacity, kept: kept)
+        var list: [(step: Int, codes: [UInt8])] = []
+        for step in 0..<300 {
+            let notifications = session.send(events[random.below(events.count)])
+            // The list as the runner kept it before.
+            if list.count == capacity { list.removeFirst() }
+            list.append((step, notifications.map { NotificationCode.of($0.name) }))
+            ring.record(step: step, notifications)
+            #expect(ring.inOrder.map(\.step) == list.map(\.step))
+            #expect(ring.inOrder.map(\.codes) == list.map(\.codes))
+        }
     }
 
     /// A step's name is looked up through `Check.table` as `Check(rawValue:)` (the `switch` it
