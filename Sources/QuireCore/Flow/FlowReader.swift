@@ -1012,25 +1012,25 @@ struct FlowReader: JSONScanning {
         }
         let built = Int(places[declaredOrdinal].built)
         guard built >= 0 else { return nil }  // that field had problems of its own
-        let field = fields[built]
         at = operandStart
         let operand = try value()
         func operandPath() -> JSONPath { path() + op }
-        switch op {
-        case "filled":
+        // (By its index in `comparisonKeys`; the field read where it is, not copied.)
+        switch opIndex {
+        case 5:
             guard case .bool(let filled) = operand else {
                 _ = document.bool(operand, at: operandPath(), what: "'filled'")
                 return nil
             }
             return .filled(field: built, filled)
-        case "greaterThan", "lessThan":
-            guard case .duration = field.kind else {
-                document.error(operandPath(), "'\(op)' compares durations; '\(name)' is a \(field.kind.name) field")
+        case 3, 4:
+            guard case .duration = fields[built].kind else {
+                document.error(operandPath(), "'\(op)' compares durations; '\(name)' is a \(fields[built].kind.name) field")
                 return nil
             }
             guard let bound = document.number(operand, at: operandPath(), what: "'\(op)'", in: -1e9...1e9) else { return nil }
-            return op == "greaterThan" ? .greaterThan(field: built, bound) : .lessThan(field: built, bound)
-        case "in":
+            return opIndex == 3 ? .greaterThan(field: built, bound) : .lessThan(field: built, bound)
+        case 2:
             guard let list = document.array(operand, at: operandPath(), what: "'in'") else { return nil }
             if list.isEmpty {
                 document.error(operandPath(), "'in' needs at least one value")
@@ -1038,12 +1038,12 @@ struct FlowReader: JSONScanning {
             }
             var values: [FieldValue] = []
             for (at, item) in list.enumerated() {
-                if let value = comparable(item, at: { operandPath() + at }, field: field, name: name) { values.append(value) }
+                if let value = comparable(item, at: { operandPath() + at }, field: built, name: name) { values.append(value) }
             }
             return values.count == list.count ? .oneOf(field: built, values) : nil
         default:
-            guard let value = comparable(operand, at: operandPath, field: field, name: name) else { return nil }
-            return op == "equals" ? .equals(field: built, value) : .notEquals(field: built, value)
+            guard let value = comparable(operand, at: operandPath, field: built, name: name) else { return nil }
+            return opIndex == 0 ? .equals(field: built, value) : .notEquals(field: built, value)
         }
     }
 
@@ -1088,14 +1088,15 @@ struct FlowReader: JSONScanning {
         }
     }
 
-    /// A value a condition compares a field with: of the field's kind (an option id for choices).
-    mutating func comparable(_ value: JSONValue, at path: () -> JSONPath, field: Field, name: String) -> FieldValue? {
+    /// A value a condition compares a field with (`fields[field]`): of the field's kind (an option
+    /// id for choices).
+    mutating func comparable(_ value: JSONValue, at path: () -> JSONPath, field built: Int, name: String) -> FieldValue? {
         if case .null = value {
             document.error(path(), "compare with null through {\"field\": \"\(name)\", \"filled\": false}")
             return nil
         }
-        if let converted = field.value(from: value) { return converted }
-        switch field.kind {
+        if let converted = fields[built].value(from: value) { return converted }
+        switch fields[built].kind {
         case .choice(let options):
             if case .string(let text) = value {
                 document.error(
