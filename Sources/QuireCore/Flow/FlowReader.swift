@@ -806,7 +806,11 @@ struct FlowReader: JSONScanning {
 
     // MARK: Conditions
 
-    static let comparisonKeys = ["equals", "notEquals", "in", "greaterThan", "lessThan", "filled"]
+    /// A condition's comparisons, in the order of `comparisonKeys` and `conditionKeys`.
+    enum Comparison: String, CaseIterable {
+        case equals, notEquals, `in`, greaterThan, lessThan, filled
+    }
+    static let comparisonKeys = Comparison.allCases.map(\.rawValue)
     /// The keys of a condition object: `field`, `all`, `any`, `not`, then `comparisonKeys`.
     static let conditionKeys: [StaticString] = [
         "field", "all", "any", "not", "equals", "notEquals", "in", "greaterThan", "lessThan", "filled",
@@ -869,8 +873,8 @@ struct FlowReader: JSONScanning {
     struct ConditionMembers {
         var seen = KeysSeen()
         var field, all, any, not: Int?
-        /// The comparison, when there is one: its index in `comparisonKeys`, where its value starts.
-        var comparison: (key: Int, start: Int)?
+        /// The comparison, when there is one, and where its value starts.
+        var comparison: (kind: Comparison, start: Int)?
         var others = false
         /// How many of `comparisonKeys` it has.
         var comparisons: Int { (seen.bits >> 4).nonzeroBitCount }
@@ -896,7 +900,7 @@ struct FlowReader: JSONScanning {
                     case 1: members.all = at
                     case 2: members.any = at
                     case 3: members.not = at
-                    default: members.comparison = (index - 4, at)
+                    default: members.comparison = (Comparison.allCases[index - 4], at)
                     }
                 }
             } else {
@@ -976,7 +980,7 @@ struct FlowReader: JSONScanning {
         if members.others {
             document.checkKeys(try object(), at: path(), allowed: ["field"] + Self.comparisonKeys, what: "a condition")
         }
-        guard members.comparisons == 1, let (opIndex, operandStart) = members.comparison else {
+        guard members.comparisons == 1, let (comparison, operandStart) = members.comparison else {
             // (Named in the order they are written.)
             let operators = try members.comparisons == 0 ? [] : object().keys.filter { Self.comparisonKeys.contains($0) }
             document.error(
@@ -986,7 +990,7 @@ struct FlowReader: JSONScanning {
                     : "a condition has one comparison, not \(operators.joined(separator: " and "))")
             return nil
         }
-        let op = Self.comparisonKeys[opIndex]
+        let op = comparison.rawValue
         at = fieldStart
         guard try peek() == UInt8(ascii: "\"") else {
             _ = document.string(try value(), at: path() + "field", what: "'field'")
@@ -1012,25 +1016,24 @@ struct FlowReader: JSONScanning {
         }
         let built = Int(places[declaredOrdinal].built)
         guard built >= 0 else { return nil }  // that field had problems of its own
-        let field = fields[built]
         at = operandStart
         let operand = try value()
         func operandPath() -> JSONPath { path() + op }
-        switch op {
-        case "filled":
+        switch comparison {
+        case .filled:
             guard case .bool(let filled) = operand else {
                 _ = document.bool(operand, at: operandPath(), what: "'filled'")
                 return nil
             }
             return .filled(field: built, filled)
-        case "greaterThan", "lessThan":
-            guard case .duration = field.kind else {
-                document.error(operandPath(), "'\(op)' compares durations; '\(name)' is a \(field.kind.name) field")
+        case .greaterThan, .lessThan:
+            guard case .duration = fields[built].kind else {
+                document.error(operandPath(), "'\(op)' compares durations; '\(name)' is a \(fields[built].kind.name) field")
                 return nil
             }
             guard let bound = document.number(operand, at: operandPath(), what: "'\(op)'", in: -1e9...1e9) else { return nil }
-            return op == "greaterThan" ? .greaterThan(field: built, bound) : .lessThan(field: built, bound)
-        case "in":
+            return comparison == .greaterThan ? .greaterThan(field: built, bound) : .lessThan(field: built, bound)
+        case .in:
             guard let list = document.array(operand, at: operandPath(), what: "'in'") else { return nil }
             if list.isEmpty {
                 document.error(operandPath(), "'in' needs at least one value")
@@ -1038,12 +1041,12 @@ struct FlowReader: JSONScanning {
             }
             var values: [FieldValue] = []
             for (at, item) in list.enumerated() {
-                if let value = comparable(item, at: { operandPath() + at }, field: field, name: name) { values.append(value) }
+                if let value = comparable(item, at: { operandPath() + at }, field: built, name: name) { values.append(value) }
             }
             return values.count == list.count ? .oneOf(field: built, values) : nil
-        default:
-            guard let value = comparable(operand, at: operandPath, field: field, name: name) else { return nil }
-            return op == "equals" ? .equals(field: built, value) : .notEquals(field: built, value)
+        case .equals, .notEquals:
+            guard let value = comparable(operand, at: operandPath, field: built, name: name) else { return nil }
+            return comparison == .equals ? .equals(field: built, value) : .notEquals(field: built, value)
         }
     }
 
@@ -1088,14 +1091,15 @@ struct FlowReader: JSONScanning {
         }
     }
 
-    /// A value a condition compares a field with: of the field's kind (an option id for choices).
-    mutating func comparable(_ value: JSONValue, at path: () -> JSONPath, field: Field, name: String) -> FieldValue? {
+    /// A value a condition compares a field with (`fields[field]`): of the field's kind (an option
+    /// id for choices).
+    mutating func comparable(_ value: JSONValue, at path: () -> JSONPath, field built: Int, name: String) -> FieldValue? {
         if case .null = value {
             document.error(path(), "compare with null through {\"field\": \"\(name)\", \"filled\": false}")
             return nil
         }
-        if let converted = field.value(from: value) { return converted }
-        switch field.kind {
+        if let converted = fields[built].value(from: value) { return converted }
+        switch fields[built].kind {
         case .choice(let options):
             if case .string(let text) = value {
                 document.error(

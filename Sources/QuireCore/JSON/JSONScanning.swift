@@ -443,7 +443,11 @@ extension JSONScanning {
                 return start..<index
             }
             if byte >= 0x80 {
-                do { index += try JSONGrammar.utf8Length(bytes, at: index, end: count) } catch { throw JSONScanError() }
+                // (A run of multi-byte characters is checked one after another, before the
+                // eight-byte scan goes on.)
+                repeat {
+                    do { index += try JSONGrammar.utf8Length(bytes, at: index, end: count) } catch { throw JSONScanError() }
+                } while index < count && base[index] >= 0x80
             } else if byte == UInt8(ascii: "\\") || byte < 0x20 {
                 break
             } else {
