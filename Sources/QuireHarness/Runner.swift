@@ -316,10 +316,16 @@ struct RecentEvents {
         if codes.count > kept || events.count > kept { dropOlder() }
     }
 
+    /// The first of the last `capacity` events.
+    private var firstKept: Int { events.count - min(events.count, capacity) }
+
+    /// Where the codes of event `index` start in `codes`.
+    private func codesStart(_ index: Int) -> Int { index == 0 ? 0 : events[index - 1].end }
+
     /// Forgets the events before the last `capacity` and their codes.
     private mutating func dropOlder() {
-        let first = events.count - min(events.count, capacity)
-        let start = first == 0 ? 0 : events[first - 1].end
+        let first = firstKept
+        let start = codesStart(first)
         codes.removeFirst(start)
         events.removeFirst(first)
         for index in events.indices { events[index].end -= start }
@@ -327,11 +333,7 @@ struct RecentEvents {
 
     /// Oldest first.
     var inOrder: [(step: Int, codes: [UInt8])] {
-        let first = events.count - min(events.count, capacity)
-        return (first..<events.count).map { index in
-            let start = index == 0 ? 0 : events[index - 1].end
-            return (events[index].step, Array(codes[start..<events[index].end]))
-        }
+        (firstKept..<events.count).map { index in (events[index].step, Array(codes[codesStart(index)..<events[index].end])) }
     }
 }
 

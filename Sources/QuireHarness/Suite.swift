@@ -54,12 +54,13 @@ public struct Suite {
                             id: TestID(classname: FileWalker.parentName(of: path), name: rootName)))
                 }
                 // Entries come folder by folder: each folder's class name is joined once.
-                var folders: (names: [String], classname: String)? = nil
+                var folders: [String]? = nil
+                var classname = ""
                 for entry in entries {
-                    if folders?.names != entry.folders {
-                        folders = (entry.folders, ([rootName] + entry.folders).filter { !$0.isEmpty }.joined(separator: "."))
+                    if entry.folders != folders {
+                        folders = entry.folders
+                        classname = ([rootName] + entry.folders).filter { !$0.isEmpty }.joined(separator: ".")
                     }
-                    let classname = folders!.classname
                     let name = entry.path == path ? rootName : TestID.name(ofFile: FileWalker.lastComponent(of: entry.path))
                     candidates.append(
                         Candidate(

@@ -104,14 +104,14 @@ public struct JSONParser {
         return locations
     }
 
-    /// The encoding of a document that is not UTF-8 but UTF-16 or UTF-32, told by its byte order
-    /// mark or, without one, by the NUL bytes around its first ASCII character (RFC 4627 §3).
     /// Whether a reader may scan `bytes` at all: within `limits.documentBytes` and UTF-8. When
     /// not, `parse` names what is wrong.
     static func mayScan(_ bytes: [UInt8], limits: JSONLimits) -> Bool {
         bytes.count <= limits.documentBytes && otherEncoding(bytes) == nil
     }
 
+    /// The encoding of a document that is not UTF-8 but UTF-16 or UTF-32, told by its byte order
+    /// mark or, without one, by the NUL bytes around its first ASCII character (RFC 4627 §3).
     static func otherEncoding(_ bytes: [UInt8]) -> String? {
         func at(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
         switch (at(0), at(1), at(2), at(3)) {
