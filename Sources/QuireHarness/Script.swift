@@ -81,7 +81,8 @@ public struct SessionScript: Sendable {
     }
 }
 
-/// Flows shared by many scripts are loaded once per run (keyed by resolved path).
+/// Flows shared by many scripts are loaded once per run (keyed by resolved path), and steps
+/// written alike are read once per flow (`StepMemo`).
 ///
 /// The per-script work of finding a script's flow is memoized too, since it goes through
 /// Foundation's `URL` (about a tenth of `quire test`'s instructions before): the path a script's
@@ -99,6 +100,9 @@ public final class FlowCache: Sendable {
         /// The sessions scripts without `values` start from.
         var starts: [StartKey: Session] = [:]
     }
+
+    /// Steps read before, for scripts read in one pass (`ScriptLoader.readSteps`).
+    private let steps = Locked(StepMemo())
 
     struct StartKey: Hashable {
         /// The flow's path, as `flow(at:)` was given it.
@@ -157,6 +161,11 @@ public final class FlowCache: Sendable {
         return session
     }
 
+    /// Runs `body` with the steps read before (one lock for a script's steps).
+    func withStepMemo<Result>(_ body: (inout StepMemo) -> Result) -> Result {
+        steps.withLock(body)
+    }
+
     /// The cache key of a flow path: its absolute, normalized form.
     static func key(of path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.path
@@ -192,6 +201,56 @@ public final class FlowCache: Sendable {
         if !file.hasPrefix("/"), resolved.hasPrefix(here) { resolved.removeFirst(here.count) }
         return resolved
     }
+}
+
+/// Steps read before, by the flow file they were checked against and their text as written: a
+/// step written byte for byte as one read before, against the same flow file, reads as the same
+/// step (reading a step depends on nothing else), so it is neither built as JSON nor checked
+/// again. Only steps that were read without a problem are kept. Bounded: at most
+/// `FlowCache.memoLimit` steps of at most `longest` bytes each; any other step is read every time.
+struct StepMemo {
+    static let longest = 1024
+
+    /// Where each kept step is in `kept`, by its key.
+    private var places: [Int: Int] = [:]
+    private var kept: [Kept] = []
+
+    struct Kept {
+        var flow: String
+        var text: [UInt8]
+        var step: SessionScript.Step
+    }
+
+    /// A hasher given `flow`, from which each of a script's steps is keyed (`key`).
+    static func seed(_ flow: String) -> Hasher {
+        var hasher = Hasher()
+        hasher.combine(flow)
+        return hasher
+    }
+
+    static func key(_ text: UnsafeBufferPointer<UInt8>, seed: Hasher) -> Int {
+        var hasher = seed
+        hasher.combine(bytes: UnsafeRawBufferPointer(text))
+        return hasher.finalize()
+    }
+
+    /// The step written as `text` and checked against `flow`, if it was read before.
+    func step(_ text: UnsafeBufferPointer<UInt8>, flow: String, key: Int) -> SessionScript.Step? {
+        guard let place = places[key], kept[place].flow == flow, kept[place].text.count == text.count,
+            kept[place].text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
+        else { return nil }
+        return kept[place].step
+    }
+
+    /// Keeps `step`, read from `text` against `flow`, while there is room (a key already taken
+    /// by another step keeps that one).
+    mutating func remember(_ step: SessionScript.Step, text: UnsafeBufferPointer<UInt8>, flow: String, key: Int) {
+        guard text.count <= Self.longest, kept.count < FlowCache.memoLimit, places[key] == nil else { return }
+        places[key] = kept.count
+        kept.append(Kept(flow: flow, text: Array(text), step: step))
+    }
+
+    var count: Int { kept.count }
 }
 
 /// The flow a script's steps are checked against, passed by reference: a `Flow?` handed down
@@ -253,26 +312,25 @@ public enum ScriptLoader {
         return loadTree(bytes: bytes, file: file, flows: flows, limits: limits)
     }
 
-    /// The steps of a script: its `steps` member as parsed (nil when it has none), or the key and
-    /// value of each step and where its bytes are, as `read` found them.
+    /// The steps of a script: its `steps` member as parsed (nil when it has none), or where each
+    /// step's bytes are, as `read` found them (checked as JSON, not yet read: `readSteps`).
     enum StepList {
         case tree(JSONValue?)
-        case read([(key: String, value: JSONValue)], spans: [Range<Int>])
+        case read(spans: [Range<Int>])
     }
 
-    /// Reads a script that has no problem in one pass over its bytes (`JSONStream`): the steps
-    /// are made from each step's key and value, and only the values are built as `JSONValue`s
-    /// (an `expect`'s body is matched against the state as one). Nil at the first sign of any
-    /// problem (a syntax error, a repeated key, a step that is not an object with one key, too
-    /// many steps, or any problem `assemble` records): then `loadTree` reads the script again and
-    /// names every problem as it always has, so the diagnostics are those of one reader.
+    /// Reads a script that has no problem in one pass over its bytes (`JSONStream`): the top
+    /// members' values are built as `JSONValue`s, and each step is checked as JSON and read later
+    /// from its bytes (`readSteps`), or taken from the steps read before. Nil at the first sign of
+    /// any problem (a syntax error, a repeated key, a step that is not an object with one key,
+    /// too many steps, or any problem `assemble` records): then `loadTree` reads the script again
+    /// and names every problem as it always has, so the diagnostics are those of one reader.
     static func read(bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits) -> SessionScript? {
         guard JSONStream.mayRead(bytes) else { return nil }
-        typealias Scanned = (top: JSONObject, steps: [(key: String, value: JSONValue)], spans: [Range<Int>])
+        typealias Scanned = (top: JSONObject, spans: [Range<Int>])
         let scanned: Scanned? = bytes.withUnsafeBufferPointer { buffer in
             var stream = JSONStream(bytes: buffer)
             var top = JSONObject(minimumCapacity: topKeys.count)
-            var steps: [(key: String, value: JSONValue)] = []
             var spans: [Range<Int>] = []
             do throws(JSONStream.Failure) {
                 try stream.beginDocument()
@@ -287,17 +345,11 @@ public enum ScriptLoader {
                     top.append(name, .null)
                     guard try stream.nextByte() == UInt8(ascii: "[") else { return nil }
                     guard try stream.enterArray() else { continue }
-                    let expected = min(bytes.count / 16, limits.steps)
-                    steps.reserveCapacity(expected)
-                    spans.reserveCapacity(expected)
+                    spans.reserveCapacity(min(bytes.count / 16, limits.steps))
                     repeat {
-                        guard steps.count < limits.steps else { return nil }
+                        guard spans.count < limits.steps else { return nil }
                         let start = stream.offset()
-                        guard try stream.nextByte() == UInt8(ascii: "{"), try stream.enterObject() else { return nil }
-                        let key = try stream.key()
-                        let value = try stream.read()
-                        guard try !stream.moreMembers() else { return nil }
-                        steps.append((key, value))
+                        try stream.pass()
                         spans.append(start..<stream.position)
                     } while try stream.moreElements()
                 } while try stream.moreMembers()
@@ -305,12 +357,12 @@ public enum ScriptLoader {
             } catch {
                 return nil
             }
-            return (top, steps, spans)
+            return (top, spans)
         }
         guard let scanned, case .string(SessionScript.format)? = scanned.top["format"] else { return nil }
         var reader = DocumentReader(file: file, bytes: bytes)
         let assembled = assemble(
-            scanned.top, steps: .read(scanned.steps, spans: scanned.spans), bytes: bytes, file: file, flows: flows, limits: limits,
+            scanned.top, steps: .read(spans: scanned.spans), bytes: bytes, file: file, flows: flows, limits: limits,
             reader: &reader)
         guard case .script(let script) = assembled else { return nil }
         return script
@@ -416,18 +468,14 @@ public enum ScriptLoader {
                     if let step = step(raw, path: { .root + "steps" + index }, flow: checked, reader: &reader) { steps.append(step) }
                 }
             }
-        case .read(let list, let spans):
-            steps.reserveCapacity(list.count)
+        case .read(let spans):
+            // A script read in one pass is read again as a tree when it has a problem, and that
+            // names them all: `read` keeps nothing but a script.
+            guard let checked, !reader.hasProblems,
+                let read = readSteps(spans, bytes: bytes, flow: checked, flowFile: flowFile, flows: flows, reader: &reader)
+            else { return .bad(reader.diagnostics()) }
+            steps = read
             rawSteps = .spans(spans)
-            for (index, member) in list.enumerated() {
-                // A script read in one pass is read again as a tree when it has a problem, and
-                // that names them all: the first is enough here.
-                if reader.hasProblems { break }
-                if let step = step(key: member.key, value: member.value, path: { .root + "steps" + index }, flow: checked, reader: &reader)
-                {
-                    steps.append(step)
-                }
-            }
         }
         if reader.hasProblems || flow == nil {
             return .bad(reader.diagnostics() + flowProblems)
@@ -439,6 +487,52 @@ public enum ScriptLoader {
         script.startingValues = startingValues(object["values"], flow: flow!, reader: &reader)
         if reader.hasProblems { return .bad(reader.diagnostics()) }
         return .script(script)
+    }
+
+    /// The steps of a script read in one pass, from where each is in `bytes`. A step written as a
+    /// step read before against the same flow file is that step (`StepMemo`); any other is read
+    /// from its bytes and checked against `flow`, and remembered. Nil when a step is not an object
+    /// with one key or repeats a key, or at the first problem a step has (recorded in `reader`).
+    static func readSteps(
+        _ spans: [Range<Int>], bytes: [UInt8], flow: CheckedFlow, flowFile: String?, flows: FlowCache, reader: inout DocumentReader
+    ) -> [SessionScript.Step]? {
+        var steps: [SessionScript.Step] = []
+        steps.reserveCapacity(spans.count)
+        let seed = flowFile.map(StepMemo.seed)
+        return bytes.withUnsafeBufferPointer { buffer in
+            flows.withStepMemo { memo in
+                for (index, span) in spans.enumerated() {
+                    let text = UnsafeBufferPointer(rebasing: buffer[span])
+                    let key = seed.map { StepMemo.key(text, seed: $0) }
+                    if let key, let flowFile, let known = memo.step(text, flow: flowFile, key: key) {
+                        steps.append(known)
+                        continue
+                    }
+                    guard let member = member(text),
+                        let step = step(
+                            key: member.key, value: member.value, path: { .root + "steps" + index }, flow: flow, reader: &reader),
+                        !reader.hasProblems
+                    else { return nil }
+                    if let key, let flowFile { memo.remember(step, text: text, flow: flowFile, key: key) }
+                    steps.append(step)
+                }
+                return steps
+            }
+        }
+    }
+
+    /// A step's key and value from its bytes: one object with one member, or nil.
+    static func member(_ text: UnsafeBufferPointer<UInt8>) -> (key: String, value: JSONValue)? {
+        var stream = JSONStream(bytes: text)
+        do throws(JSONStream.Failure) {
+            guard try stream.nextByte() == UInt8(ascii: "{"), try stream.enterObject() else { return nil }
+            let key = try stream.key()
+            let value = try stream.read()
+            guard try !stream.moreMembers(), stream.position == text.count else { return nil }
+            return (key, value)
+        } catch {
+            return nil
+        }
     }
 
     /// Step `index` of the `steps` list; its path (`$.steps[index]`) is built only to name a problem.

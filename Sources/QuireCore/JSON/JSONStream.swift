@@ -82,6 +82,12 @@ package struct JSONStream: JSONScanning {
         do { return try memberName().name } catch { throw Failure() }
     }
 
+    /// Steps over the value here, checked as `read()` checks it but not built; a repeated key is
+    /// not looked for (read the value again to find one).
+    package mutating func pass() throws(Failure) {
+        do { try skip() } catch { throw Failure() }
+    }
+
     /// The value here as a `JSONValue`, as `value()` builds it but with no path kept: a key
     /// repeated in an object throws too (the caller reads the document again to name it).
     package mutating func read() throws(Failure) -> JSONValue {
