@@ -500,7 +500,8 @@ public enum ScriptLoader {
         steps.reserveCapacity(spans.count)
         let seed = flowFile.map(StepMemo.seed)
         return bytes.withUnsafeBufferPointer { buffer in
-            flows.withStepMemo { memo in
+            var stream = JSONStream(bytes: buffer)
+            return flows.withStepMemo { memo in
                 for (index, span) in spans.enumerated() {
                     let text = UnsafeBufferPointer(rebasing: buffer[span])
                     let key = seed.map { StepMemo.key(text, seed: $0) }
@@ -508,7 +509,7 @@ public enum ScriptLoader {
                         steps.append(known)
                         continue
                     }
-                    guard let member = member(text),
+                    guard let member = member(span, in: &stream),
                         let step = step(
                             key: member.key, value: member.value, path: { .root + "steps" + index }, flow: flow, reader: &reader),
                         !reader.hasProblems
@@ -521,14 +522,14 @@ public enum ScriptLoader {
         }
     }
 
-    /// A step's key and value from its bytes: one object with one member, or nil.
-    static func member(_ text: UnsafeBufferPointer<UInt8>) -> (key: String, value: JSONValue)? {
-        var stream = JSONStream(bytes: text)
+    /// The key and value of the step at `span` of `stream`'s bytes: one object with one member, or nil.
+    static func member(_ span: Range<Int>, in stream: inout JSONStream) -> (key: String, value: JSONValue)? {
+        stream.move(to: span.lowerBound)
         do throws(JSONStream.Failure) {
             guard try stream.nextByte() == UInt8(ascii: "{"), try stream.enterObject() else { return nil }
             let key = try stream.key()
             let value = try stream.read()
-            guard try !stream.moreMembers(), stream.position == text.count else { return nil }
+            guard try !stream.moreMembers(), stream.position == span.upperBound else { return nil }
             return (key, value)
         } catch {
             return nil

@@ -39,6 +39,11 @@ package struct JSONStream: JSONScanning {
         return at
     }
 
+    /// Goes to `offset`, where a value starts, to read again what `pass()` stepped over.
+    package mutating func move(to offset: Int) {
+        at = offset
+    }
+
     /// The byte offset just after what was read last.
     package var position: Int { at }
 
