@@ -272,13 +272,12 @@ struct CoverageRecorder {
 
     /// An event and what it emitted, then the session after it. An event that emitted nothing,
     /// or only `ignored` (an event that does not apply changes nothing), changed nothing coverage
-    /// reads (no page, value, focus or error changed), and the session is not read: reading it
-    /// through the driver copies it.
+    /// reads (no page, value, focus or error changed), and the session is not read.
     mutating func record(_ event: Event, emitted: [SessionNotification], driver: SessionDriver) {
         guard !emitted.isEmpty else { return }
         tally(event, emitted: emitted)
         guard emitted.contains(where: { if case .ignored = $0 { false } else { true } }) else { return }
-        observe(driver.session)
+        driver.withSession { observe($0) }
     }
 
     private mutating func tally(_ event: Event, emitted: [SessionNotification]) {

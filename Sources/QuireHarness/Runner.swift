@@ -6,10 +6,19 @@ import QuireCore
 public protocol SessionDriver: AnyObject {
     /// The session as it stands after the events so far.
     var session: Session { get }
+    /// Runs `body` with the session as it stands, lent rather than copied (a copy of a session
+    /// retains each of its arrays and releases them again).
+    func withSession<Result>(_ body: (borrowing Session) -> Result) -> Result
     /// Delivers one event; `buffer` receives (after being cleared) everything the session emitted.
     func send(_ event: Event, into buffer: inout [SessionNotification])
     /// Goes on from a session restored from a snapshot (the `restart` step).
     func replace(with session: Session)
+}
+
+extension SessionDriver {
+    public func withSession<Result>(_ body: (borrowing Session) -> Result) -> Result {
+        body(session)
+    }
 }
 
 /// The harness's own driver: events go straight to the session.
@@ -18,6 +27,15 @@ public final class DirectDriver: SessionDriver {
 
     public init(_ session: Session) {
         self.session = session
+    }
+
+    public func withSession<Result>(_ body: (borrowing Session) -> Result) -> Result {
+        // Lent in place: reading the property would copy it.
+        Self.lend(&session, to: body)
+    }
+
+    private static func lend<Result>(_ session: inout Session, to body: (borrowing Session) -> Result) -> Result {
+        body(session)
     }
 
     public func send(_ event: Event, into buffer: inout [SessionNotification]) {
@@ -83,7 +101,7 @@ public enum Runner {
         var emittedInAll = 0
         var recent = RecentEvents(capacity: options.recentEvents, events: script.steps.count)
         var records: [StepRecord] = []
-        var trace = options.trace ? Trace(initialState: driver.session.state) : nil
+        var trace = options.trace ? Trace(initialState: driver.withSession { $0.state }) : nil
         var traceBudget = (notifications: limits.traceNotifications, changes: limits.traceChanges)
         var failure: Failure? = nil
         var overLimit: Diagnostic? = nil
@@ -100,14 +118,14 @@ public enum Runner {
             coverage = CoverageRecorder(
                 options.coverageTemplates?.template(file: flowFile, flow: script.flow)
                     ?? FlowCoverage(file: FileWalker.normalized(flowFile), flow: script.flow))
-            coverage!.observe(driver.session)
+            driver.withSession { coverage!.observe($0) }
         }
         // Asked once: `coverage != nil` copies the recorder (its flow and counters) to compare it.
         let covering = coverage != nil
 
         stepLoop: for (index, step) in script.steps.enumerated() {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
-            let before: JSONValue? = trace != nil ? driver.session.state : nil
+            let before: JSONValue? = trace != nil ? driver.withSession { $0.state } : nil
             var lines: [String] = []
             var emitted: ArraySlice<SessionNotification> = []
             var omittedNotifications = 0
@@ -120,7 +138,7 @@ public enum Runner {
                     digest!.combine(-1)
                 }
                 if keepsLastEvent { lastEvent = (event, buffer) }
-                if keepsNotice { notice = driver.session.refusalNotice(after: event, emitted: buffer, previous: notice) }
+                if keepsNotice { notice = driver.withSession { $0.refusalNotice(after: event, emitted: buffer, previous: notice) } }
                 if covering { coverage!.record(event, emitted: buffer, driver: driver) }
                 if nextCheck[index] != nil {
                     for notification in buffer { window.append(notification) }
@@ -144,13 +162,13 @@ public enum Runner {
                     )
                 }
             case .expect(let expected):
-                let mismatches = Matcher.match(expected, session: driver.session)
+                let mismatches = driver.withSession { Matcher.match(expected, session: $0) }
                 lines = mismatches.flatMap(Report.describe)
             case .expectExactly(let expected):
-                let mismatches = Matcher.matchExactly(expected, session: driver.session)
+                let mismatches = driver.withSession { Matcher.matchExactly(expected, session: $0) }
                 lines = mismatches.flatMap(Report.describe)
             case .expectKeyboardFocus(let expected):
-                let actual = driver.session.keyboardFocus(after: lastEvent?.event, emitted: lastEvent?.emitted ?? []).name
+                let actual = driver.withSession { $0.keyboardFocus(after: lastEvent?.event, emitted: lastEvent?.emitted ?? []).name }
                 if actual != expected { lines = ["keyboard focus: expected \(expected), got \(actual)"] }
             case .expectNotice(let expected):
                 let actual = notice?.json ?? .null
@@ -168,7 +186,7 @@ public enum Runner {
                 var session = driver.session
                 lines = restart(&session, flow: script.flow)
                 driver.replace(with: session)
-                if covering { coverage!.restarted(driver.session) }
+                if covering { driver.withSession { coverage!.restarted($0) } }
             }
             if let stepStarted {
                 let elapsed = ContinuousClock.now - stepStarted
@@ -176,7 +194,7 @@ public enum Runner {
                     StepRecord(index: index + 1, json: JSONWriter.string(script.rawStep(index)), milliseconds: elapsed.milliseconds))
             }
             if trace != nil, let before {
-                var diff = StateDiff.diff(before, driver.session.state)
+                var diff = StateDiff.diff(before, driver.withSession { $0.state })
                 let omittedChanges = max(0, diff.count - traceBudget.changes)
                 diff.removeLast(omittedChanges)
                 traceBudget.changes -= diff.count
@@ -213,7 +231,7 @@ public enum Runner {
             if let overLimit { .bad([overLimit]) } else { failure.map(ScriptResult.Status.failed) ?? .passed }
         return ScriptResult(
             file: script.file, name: script.name, status: status, milliseconds: elapsed, steps: records, trace: trace,
-            description: script.description, finalState: options.finalState ? driver.session.state : nil,
+            description: script.description, finalState: options.finalState ? driver.withSession { $0.state } : nil,
             coverage: coverage?.coverage, notifications: digest.map { (emittedInAll, $0.finalize()) })
     }
 
