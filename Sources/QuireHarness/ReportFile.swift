@@ -264,13 +264,13 @@ public enum TemporaryFiles {
         _ = files.withLock { $0.remove(path) }
     }
 
-    /// Removes every temporary file still registered; returns how many there were.
-    @discardableResult
-    public static func removeAll() -> Int {
+    /// Removes every temporary file still registered, then runs `end`, which ends the process,
+    /// still holding the lock: a thread about to create another file waits for it, and so never
+    /// creates one that nothing would remove.
+    static func removeAll(then end: () -> Never) -> Never {
         files.withLock { files in
             for path in files { unlink(path) }
-            defer { files.removeAll() }
-            return files.count
+            end()
         }
     }
 
@@ -336,13 +336,17 @@ public enum Interruption {
                 if count < 0 && errno == EINTR { continue }
                 return
             }
-            TemporaryFiles.removeAll()
             let name =
                 number == UInt8(SIGINT)
                 ? "SIGINT" : number == UInt8(SIGTERM) ? "SIGTERM" : number == UInt8(SIGHUP) ? "SIGHUP" : "signal \(number)"
             let line = Array(("\n" + message(name) + "\n").utf8)
-            line.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress!, $0.count) }
-            _exit(128 + Int32(number))
+            // The run's threads go on meanwhile: one that finishes a report now would otherwise
+            // make a temporary file after the others are removed, and the process end before it
+            // is renamed.
+            TemporaryFiles.removeAll {
+                line.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress!, $0.count) }
+                _exit(128 + Int32(number))
+            }
         }
         thread.start()
         // A parent may have blocked them (a test runner's thread, a shell's job control): the
