@@ -107,13 +107,15 @@ public enum FileWalker {
                 if errno != 0 { return .failure(Errno(errno)) }
                 break
             }
-            let (name, isUTF8) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let bytes = UnsafeRawBufferPointer(rebasing: raw.prefix(while: { $0 != 0 }))
-                let name = String(decoding: bytes, as: UTF8.self)
-                // Decoding replaces each ill-formed sequence by U+FFFD: the name is UTF-8 when
-                // it decodes to its own bytes.
-                return (name, name.utf8.elementsEqual(bytes))
-            }
+            // The name is read where it is, up to its NUL: an entry is only as long as its name
+            // (`d_reclen`), so a copy of the whole `d_name` array reads past the end of the
+            // listing's buffer when the entry is its last.
+            let start = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let bytes = UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)))
+            let name = String(decoding: bytes, as: UTF8.self)
+            // Decoding replaces each ill-formed sequence by U+FFFD: the name is UTF-8 when it
+            // decodes to its own bytes.
+            let isUTF8 = name.utf8.elementsEqual(bytes)
             // A name that is not UTF-8 cannot be opened by its decoded String: its type is then
             // not taken from the listing, and the lookup by that String finds nothing, as for
             // any entry that vanished.
