@@ -6,8 +6,7 @@ import QuireCore
 public protocol SessionDriver: AnyObject {
     /// The session as it stands after the events so far.
     var session: Session { get }
-    /// Runs `body` with the session as it stands, lent rather than copied (a copy of a session
-    /// retains each of its arrays and releases them again).
+    /// Runs `body` with the session as it stands, lent rather than copied.
     func withSession<Result>(_ body: (borrowing Session) -> Result) -> Result
     /// Delivers one event; `buffer` receives (after being cleared) everything the session emitted.
     func send(_ event: Event, into buffer: inout [SessionNotification])
@@ -30,10 +29,10 @@ public final class DirectDriver: SessionDriver {
     }
 
     public func withSession<Result>(_ body: (borrowing Session) -> Result) -> Result {
-        // Lent in place: reading the property would copy it.
         Self.lend(&session, to: body)
     }
 
+    /// Lends the stored session itself: an `inout` argument is borrowed where it is kept.
     private static func lend<Result>(_ session: inout Session, to body: (borrowing Session) -> Result) -> Result {
         body(session)
     }

@@ -221,33 +221,47 @@ struct StepMemo {
         var step: SessionScript.Step
     }
 
-    /// A hasher given `flow`, from which each of a script's steps is keyed (`key`).
-    static func seed(_ flow: String) -> Hasher {
-        var hasher = Hasher()
-        hasher.combine(flow)
-        return hasher
+    /// The steps of one flow file: each step's text is keyed from a hasher given the file once.
+    struct Scope {
+        let flow: String
+        private let seed: Hasher
+
+        init(flow: String) {
+            self.flow = flow
+            var hasher = Hasher()
+            hasher.combine(flow)
+            seed = hasher
+        }
+
+        func written(_ text: UnsafeBufferPointer<UInt8>) -> Written {
+            var hasher = seed
+            hasher.combine(bytes: UnsafeRawBufferPointer(text))
+            return Written(flow: flow, text: text, key: hasher.finalize())
+        }
     }
 
-    static func key(_ text: UnsafeBufferPointer<UInt8>, seed: Hasher) -> Int {
-        var hasher = seed
-        hasher.combine(bytes: UnsafeRawBufferPointer(text))
-        return hasher.finalize()
+    /// A step's text as written, the flow file it is read against, and its key.
+    struct Written {
+        let flow: String
+        let text: UnsafeBufferPointer<UInt8>
+        let key: Int
     }
 
-    /// The step written as `text` and checked against `flow`, if it was read before.
-    func step(_ text: UnsafeBufferPointer<UInt8>, flow: String, key: Int) -> SessionScript.Step? {
-        guard let place = places[key], kept[place].flow == flow, kept[place].text.count == text.count,
+    /// The step `written` gives, if it was read before.
+    func step(_ written: Written) -> SessionScript.Step? {
+        let text = written.text
+        guard let place = places[written.key], kept[place].flow == written.flow, kept[place].text.count == text.count,
             kept[place].text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
         else { return nil }
         return kept[place].step
     }
 
-    /// Keeps `step`, read from `text` against `flow`, while there is room (a key already taken
-    /// by another step keeps that one).
-    mutating func remember(_ step: SessionScript.Step, text: UnsafeBufferPointer<UInt8>, flow: String, key: Int) {
-        guard text.count <= Self.longest, kept.count < FlowCache.memoLimit, places[key] == nil else { return }
-        places[key] = kept.count
-        kept.append(Kept(flow: flow, text: Array(text), step: step))
+    /// Keeps `step`, read as `written`, while there is room (a key already taken by another step
+    /// keeps that one).
+    mutating func remember(_ step: SessionScript.Step, as written: Written) {
+        guard written.text.count <= Self.longest, kept.count < FlowCache.memoLimit, places[written.key] == nil else { return }
+        places[written.key] = kept.count
+        kept.append(Kept(flow: written.flow, text: Array(written.text), step: step))
     }
 
     var count: Int { kept.count }
@@ -498,14 +512,14 @@ public enum ScriptLoader {
     ) -> [SessionScript.Step]? {
         var steps: [SessionScript.Step] = []
         steps.reserveCapacity(spans.count)
-        let seed = flowFile.map(StepMemo.seed)
+        let scope = flowFile.map(StepMemo.Scope.init)
         return bytes.withUnsafeBufferPointer { buffer in
             var stream = JSONStream(bytes: buffer)
             return flows.withStepMemo { memo in
                 for (index, span) in spans.enumerated() {
                     let text = UnsafeBufferPointer(rebasing: buffer[span])
-                    let key = seed.map { StepMemo.key(text, seed: $0) }
-                    if let key, let flowFile, let known = memo.step(text, flow: flowFile, key: key) {
+                    let written = scope?.written(text)
+                    if let written, let known = memo.step(written) {
                         steps.append(known)
                         continue
                     }
@@ -514,7 +528,7 @@ public enum ScriptLoader {
                             key: member.key, value: member.value, path: { .root + "steps" + index }, flow: flow, reader: &reader),
                         !reader.hasProblems
                     else { return nil }
-                    if let key, let flowFile { memo.remember(step, text: text, flow: flowFile, key: key) }
+                    if let written { memo.remember(step, as: written) }
                     steps.append(step)
                 }
                 return steps
