@@ -254,6 +254,19 @@ public enum FieldValue: Sendable, Hashable {
     case choice(Int)
     case toggle(Bool)
 
+    /// Equal values; texts are equal only scalar by scalar (never by canonical equivalence, as
+    /// `String ==` judges): é and e + U+0301 are different answers (`JSONValue ==`).
+    public static func == (lhs: FieldValue, rhs: FieldValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.text(let a), .text(let b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
+        case (.duration(let a), .duration(let b)): a == b
+        case (.choice(let a), .choice(let b)): a == b
+        case (.toggle(let a), .toggle(let b)): a == b
+        default: false
+        }
+    }
+
     public var isNull: Bool {
         if case .null = self { return true }
         return false

@@ -8,6 +8,21 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object(JSONObject)
 
+    /// Equal values; strings are equal only scalar by scalar. Swift's `String ==` takes é and
+    /// e + U+0301 (canonically equivalent) as one text, but a text field, an `edit` and the
+    /// state count Unicode scalars: two texts that differ in a scalar are different answers.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
+        }
+    }
+
     public subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
         return nil

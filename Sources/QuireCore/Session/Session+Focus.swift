@@ -92,15 +92,17 @@ extension Session {
     }
 
     /// Resigns the first responder. Pickers commit their draft unless `commit` is false (cancel,
-    /// Escape); text has no draft. The field's error is revealed from now on.
-    mutating func resign(commit: Bool, handingOff: Bool = false) {
+    /// Escape) — or unless the field has no value and nobody changed the draft while it was open
+    /// and the resign is not `explicit` (`done`, Return): passing through a picker chooses nothing
+    /// (CONTRACT §6.5). Text has no draft. The field's error is revealed from now on.
+    mutating func resign(commit: Bool, explicit: Bool = false, handingOff: Bool = false) {
         let field = focusChain.field
         guard field >= 0 else { return }
         let id = flow.fieldIDs[field]
         let isPicker = flow.fieldTraits[field].isPicker
+        let commit = commit && (!isPicker || explicit || draftIsAnswer)
         // Text has no draft: only a picker's is read (moved out before the fields are cleared).
-        var draft = FieldValue.null
-        if isPicker { swap(&draft, &focusChain.draft) }
+        let draft = isPicker ? focusChain.takeDraft() : .null
         focusChain.clear()
         answers.touched[field] = true
         emit(.inputDismissed(field: id, committed: commit))
@@ -134,7 +136,7 @@ extension Session {
             guard let target = focusTarget(.accessory(forward: item == .next)) else { return ignore(event, .disabled) }
             focus(target)
         case .done:
-            resign(commit: true)
+            resign(commit: true, explicit: true)
         case .cancel:
             // Pickers restore the value from before editing; text keeps what was typed.
             resign(commit: !flow.fieldTraits[editing.field].isPicker)
@@ -188,7 +190,7 @@ extension Session {
 
     mutating func pressReturn(_ event: Event) {
         guard focusChain.hasInput else { return ignore(event, .noFirstResponder) }
-        guard flow.fieldTraits[focusChain.field].kind == .text else { return resign(commit: true) }
+        guard flow.fieldTraits[focusChain.field].kind == .text else { return resign(commit: true, explicit: true) }
         if let next = focusTarget(.returnKey) { focus(next) } else { resign(commit: true) }
     }
 
@@ -217,7 +219,7 @@ extension Session {
             case .left, .right:
                 let wheel = editing.selectedWheel + (key == .right ? 1 : -1)
                 guard wheel >= 0 && wheel < options.components.count else { return ignore(event, .atEnd) }
-                focusChain.wheel = wheel
+                focusChain.selectWheel(wheel)
             default:
                 ignore(event, .firstResponderActive)
             }
@@ -233,10 +235,10 @@ extension Session {
         }
     }
 
+    /// The user turned or picked the open picker's draft to `draft` (perhaps the value it had).
     mutating func setDraft(_ draft: FieldValue) {
         let field = focusChain.field
-        guard field >= 0, focusChain.draft != draft else { return }
-        focusChain.draft = draft
+        guard field >= 0, focusChain.changeDraft(to: draft) else { return }
         let definition = flow.fields[field]
         emit(.draftChanged(field: definition.id, draft: definition.json(draft)))
     }
@@ -342,7 +344,7 @@ extension Session {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
         // A field that had no text yet gets one even when the edit gives back what it held.
-        if case .text = answers.values[field], edited == current { return }
+        if case .text = answers.values[field], edited.unicodeScalars.elementsEqual(scalars) { return }
         answers.textLengths[field] = length
         setValue(field, .text(edited))
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))

@@ -349,7 +349,7 @@ final class FieldRowView {
         if let entry {
             // While an edit is applied the widget makes the change itself (its cursor and undo
             // history stay its own); otherwise the entry shows what the session holds.
-            if entry.text != field.display && editing?.isApplying != true {
+            if !entry.text.unicodeScalars.elementsEqual(field.display.unicodeScalars) && editing?.isApplying != true {
                 if let editing {
                     editing.withoutEvents { entry.text = field.display }
                 } else {
