@@ -8,11 +8,15 @@ struct FocusChain: Sendable, Equatable {
     /// The first responder's field; -1 for none.
     private(set) var field = -1
     /// The picker's draft (`.duration` or `.choice`); `.null` for text and with no first responder.
-    var draft = FieldValue.null
+    private(set) var draft = FieldValue.null
+    /// Whether the user changed the draft while the picker was open (a spin, a select, an arrow
+    /// or page key), even back to where it began: a draft nobody changed is no answer for a
+    /// field that has none (CONTRACT §6.5).
+    private(set) var draftChanged = false
     /// The value before editing; `.null` with no first responder.
     private(set) var original = FieldValue.null
     /// The selected wheel of a duration picker; 0 with no first responder.
-    var wheel = 0
+    private(set) var wheel = 0
 
     /// Whether a field is first responder.
     var hasInput: Bool { field >= 0 }
@@ -21,7 +25,7 @@ struct FocusChain: Sendable, Equatable {
     var input: InputState? {
         get {
             guard field >= 0 else { return nil }
-            return InputState(field: field, draft: draft, original: original, selectedWheel: wheel)
+            return InputState(field: field, draft: draft, original: original, selectedWheel: wheel, draftChanged: draftChanged)
         }
         set {
             guard let newValue else { return clear() }
@@ -29,7 +33,29 @@ struct FocusChain: Sendable, Equatable {
             draft = newValue.draft
             original = newValue.original
             wheel = newValue.selectedWheel
+            draftChanged = newValue.draftChanged
         }
+    }
+
+    /// The user turned or picked the draft: it becomes `draft` (perhaps the same value). Whether
+    /// the value changed.
+    mutating func changeDraft(to draft: FieldValue) -> Bool {
+        draftChanged = true
+        guard self.draft != draft else { return false }
+        self.draft = draft
+        return true
+    }
+
+    /// A duration picker's wheel `wheel` is selected (Left, Right).
+    mutating func selectWheel(_ wheel: Int) {
+        self.wheel = wheel
+    }
+
+    /// Moves the draft out (a resign reads it once), leaving `.null`.
+    mutating func takeDraft() -> FieldValue {
+        var taken = FieldValue.null
+        swap(&taken, &draft)
+        return taken
     }
 
     /// `field` becomes first responder, editing from `original` with the picker's `draft`.
@@ -38,6 +64,7 @@ struct FocusChain: Sendable, Equatable {
         self.draft = draft
         self.original = original
         wheel = 0
+        draftChanged = false
     }
 
     /// No first responder: every field back to its resting value, so equal sessions compare
@@ -47,6 +74,7 @@ struct FocusChain: Sendable, Equatable {
         draft = .null
         original = .null
         wheel = 0
+        draftChanged = false
     }
 }
 
@@ -59,4 +87,6 @@ struct InputState: Sendable, Hashable {
     var original: FieldValue
     /// The selected wheel of a duration picker (an index into its components).
     var selectedWheel: Int
+    /// Whether the user changed the draft while it was open (`FocusChain.draftChanged`).
+    var draftChanged: Bool
 }

@@ -37,11 +37,20 @@ extension Session: AnswerLookup {
     func pageHasErrors(_ page: Int) -> Bool { answers.pageHasErrors(page) }
     func nextPageWithErrors(from page: Int) -> Int? { answers.nextPageWithErrors(from: page) }
 
-    /// Whether committing the open picker's draft would change its field's value: only then do
-    /// decisions need an `Outlook`.
+    /// Whether the open picker's draft is an answer that leaving the field (a move, Tab, a tap
+    /// elsewhere) commits: the field has a value already, or the user changed the draft. A draft
+    /// nobody changed on a field with no value is dropped (CONTRACT §6.5).
+    var draftIsAnswer: Bool {
+        let field = focusChain.field
+        guard field >= 0 else { return false }
+        return focusChain.draftChanged || !answers.values[field].isNull
+    }
+
+    /// Whether leaving the open picker would change its field's value (its draft is an answer,
+    /// and differs): only then do decisions need an `Outlook`.
     var draftChangesValue: Bool {
         let field = focusChain.field
-        guard field >= 0, flow.fieldTraits[field].isPicker else { return false }
+        guard field >= 0, flow.fieldTraits[field].isPicker, draftIsAnswer else { return false }
         return focusChain.draft != answers.values[field]
     }
 }
@@ -69,7 +78,7 @@ struct Outlook: Derivation, AnswerLookup {
     /// the session: the draft's consequences are propagated into the overlay.
     init(committingDraftOf session: Session) {
         base = session
-        if session.focusChain.hasInput { assign(session.focusChain.field, session.focusChain.draft) }
+        if session.draftChangesValue { assign(session.focusChain.field, session.focusChain.draft) }
     }
 
     var flow: Flow { base.flow }

@@ -105,6 +105,7 @@ extension Session {
         return [
             "field": .string(definition.id), "draft": definition.json(editing.draft),
             "original": definition.json(editing.original), "selectedWheel": .number(Double(editing.selectedWheel)),
+            "draftChanged": .bool(editing.draftChanged),
         ]
     }
 
@@ -324,7 +325,10 @@ extension Session {
             reader.error(path + "selectedWheel", "selectedWheel \(selected) is not a wheel of '\(id)'")
             return nil
         }
-        return InputState(field: field, draft: draft, original: original, selectedWheel: selected)
+        // A snapshot from before `draftChanged` was kept: a draft that differs from the value
+        // it opened on was changed.
+        let changed = object["draftChanged"]?.boolValue ?? (draft != original)
+        return InputState(field: field, draft: draft, original: original, selectedWheel: selected, draftChanged: changed)
     }
 }
 
