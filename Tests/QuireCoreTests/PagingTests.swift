@@ -323,9 +323,25 @@ import Testing
                          "options": [{"id": "x"}, {"id": "y"}]}]}, {"id": "b"}]}
             """#)
         var session = Session(flow: flow)
-        session.run(tapField("pick"))
+        session.run(tapField("pick"), .select("x"))
         session.run(next)
         #expect(session.at("page.index") == 1)
         #expect(session.at("values.pick") == "x")
+    }
+
+    @Test func anOpenPickerNobodyChangedIsNoAnswerToTheGate() throws {
+        let flow = try makeFlow(
+            #"""
+            {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
+             "pages": [{"id": "a", "fields": [{"id": "pick", "kind": "choice", "required": true,
+                         "options": [{"id": "x"}, {"id": "y"}]}]}, {"id": "b"}]}
+            """#)
+        var session = Session(flow: flow)
+        session.run(tapField("pick"))
+        let notes = session.send(next)
+        #expect(notes == [.refused(reason: .gate, errors: [FieldError(field: "pick", code: .required)])])
+        #expect(session.at("page.index") == 0)
+        #expect(session.at("values.pick") == .null)
+        #expect(session.at("input.draft") == "x")
     }
 }

@@ -9,6 +9,9 @@ struct Answers: Sendable, Equatable {
     /// The length of each text answer in grapheme clusters (0 for other fields), kept as text is
     /// typed so a keystroke costs the same however long the answer is.
     var textLengths: [Int]
+    /// The length of each text answer in Unicode scalars (0 for other fields), kept beside
+    /// `textLengths` so an `edit` finds its offsets from the nearer end of the text.
+    var scalarCounts: [Int]
     /// Fields whose errors are shown: edited and resigned, or named by a refused gate or finish.
     var touched: [Bool]
 
@@ -27,6 +30,7 @@ struct Answers: Sendable, Equatable {
         let fieldCount = values.count
         self.values = values
         self.textLengths = textLengths
+        scalarCounts = values.map { if case .text(let text) = $0 { text.unicodeScalars.count } else { 0 } }
         touched = [Bool](repeating: false, count: fieldCount)
         pageVisible = [Bool](repeating: false, count: pageCount)
         fieldVisible = [Bool](repeating: false, count: fieldCount)

@@ -18,6 +18,9 @@ struct FocusChain: Sendable, Equatable {
     /// The selected wheel of a duration picker; 0 with no first responder.
     private(set) var wheel = 0
 
+    /// Where the first responder's last `edit` ended, to find the next one's offsets from there.
+    private(set) var editPosition = EditPosition()
+
     /// Whether a field is first responder.
     var hasInput: Bool { field >= 0 }
 
@@ -65,6 +68,7 @@ struct FocusChain: Sendable, Equatable {
         self.original = original
         wheel = 0
         draftChanged = false
+        editPosition = EditPosition()
     }
 
     /// No first responder: every field back to its resting value, so equal sessions compare
@@ -75,6 +79,17 @@ struct FocusChain: Sendable, Equatable {
         original = .null
         wheel = 0
         draftChanged = false
+        editPosition = EditPosition()
+    }
+
+    /// The first responder's last `edit` ended at scalar `scalar`, byte `byte` of its text; nil:
+    /// its text changed otherwise (typing, BackSpace).
+    mutating func editEnded(atScalar scalar: Int, byte: Int) {
+        editPosition = EditPosition(scalar: scalar, byte: byte)
+    }
+
+    mutating func forgetEditPosition() {
+        editPosition = EditPosition()
     }
 }
 
@@ -89,4 +104,14 @@ struct InputState: Sendable, Hashable {
     var selectedWheel: Int
     /// Whether the user changed the draft while it was open (`FocusChain.draftChanged`).
     var draftChanged: Bool
+}
+
+/// A place in the first responder's text where an `edit` ended: its Unicode-scalar offset and its
+/// UTF-8 offset. It only tells the next edit where to start counting, so it never makes two
+/// sessions differ: any two compare equal.
+struct EditPosition: Sendable, Equatable {
+    var scalar = -1
+    var byte = 0
+
+    static func == (_: EditPosition, _: EditPosition) -> Bool { true }
 }

@@ -303,6 +303,8 @@ extension Session {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
         answers.textLengths[field] = length
+        answers.scalarCounts[field] += text.unicodeScalars.count
+        focusChain.forgetEditPosition()
         let edited = answers.values[field].editText { $0.append(text) }
         answerChanged(field)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
@@ -314,6 +316,8 @@ extension Session {
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
         guard case .text(let text) = answers.values[field], !text.isEmpty else { return ignore(event, .emptyText) }
         answers.textLengths[field] -= 1
+        answers.scalarCounts[field] -= text.last!.unicodeScalars.count
+        focusChain.forgetEditPosition()
         let edited = answers.values[field].editText { $0.removeSubrange($0.index(before: $0.endIndex)...) }
         answerChanged(field)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
@@ -324,32 +328,124 @@ extension Session {
     /// judged whole: longer than `maxLength` (grapheme clusters) and it is refused, leaving the
     /// text as it was; the edit is never cut to fit. Line breaks in `replacement` are text here
     /// (`type` is the event whose newline acts as Return).
+    ///
+    /// Its cost follows the edit, not the text: the offsets are found from the nearer end (at
+    /// once in ASCII text), the text is changed where it is stored, and the new length is counted
+    /// over the clusters the edit touches (`TextEdit`).
     mutating func edit(from: Int, to: Int, _ replacement: String, _ event: Event) {
         let field = focusChain.field
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         let traits = flow.fieldTraits[field]
         guard traits.kind == .text else { return ignore(event, .notTextInput) }
         guard from < to || !replacement.isEmpty else { return ignore(event, .emptyText) }
-        let current: String
-        if case .text(let text) = answers.values[field] { current = text } else { current = "" }
-        let scalars = current.unicodeScalars
-        guard let start = scalars.index(scalars.startIndex, offsetBy: from, limitedBy: scalars.endIndex),
-            let end = scalars.index(start, offsetBy: to - from, limitedBy: scalars.endIndex)
-        else { return ignore(event, .outOfRange) }
-        var edited = String(scalars[..<start])
-        edited.append(replacement)
-        edited.unicodeScalars.append(contentsOf: scalars[end...])
-        let length = edited.count
+        guard from >= 0, from <= to, to <= answers.scalarCounts[field] else { return ignore(event, .outOfRange) }
+        let hadText: Bool
+        if case .text = answers.values[field] { hadText = true } else { hadText = false }
+        var text = ""
+        if case .text(let current) = answers.values[field] { text = current }
+        let plan = TextEdit(text, scalarCount: answers.scalarCounts[field], from: from, to: to, replacement, near: focusChain.editPosition)
+        // A field that had no text yet gets one even when the edit gives back what it held.
+        if hadText && plan.changesNothing { return }
+        let length = answers.textLengths[field] + plan.lengthChange
         if length > traits.high {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
-        // A field that had no text yet gets one even when the edit gives back what it held.
-        if case .text = answers.values[field], edited.unicodeScalars.elementsEqual(scalars) { return }
         answers.textLengths[field] = length
-        setValue(field, .text(edited))
+        answers.scalarCounts[field] += replacement.unicodeScalars.count - (to - from)
+        text = ""
+        let edited = answers.values[field].editText { plan.apply(to: &$0) }
+        focusChain.editEnded(atScalar: from + replacement.unicodeScalars.count, byte: plan.lowerByte + replacement.utf8.count)
+        answerChanged(field)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
     }
 
+}
+
+/// One `edit` of a text, worked out before it is made: where its Unicode-scalar offsets are,
+/// whether it changes anything, and how many grapheme clusters it adds or removes.
+///
+/// The length change is counted over a window of the old and the new text: from the start of the
+/// cluster the edit begins in, to the first cluster boundary after the edit where both texts
+/// break alike again. Outside the window nothing changes: whether a boundary falls between two
+/// scalars depends only on what comes before it, and the text before the window is untouched.
+struct TextEdit {
+    let lower: String.Index
+    let upper: String.Index
+    /// `lower` in UTF-8 bytes.
+    let lowerByte: Int
+    let replacement: String
+    let changesNothing: Bool
+    let lengthChange: Int
+
+    init(_ text: String, scalarCount: Int, from: Int, to: Int, _ replacement: String, near position: EditPosition = EditPosition()) {
+        self.replacement = replacement
+        lower = Self.index(text, scalarCount: scalarCount, offset: from, near: position)
+        upper = from == to ? lower : text.unicodeScalars.index(lower, offsetBy: to - from)
+        lowerByte = text.utf8.distance(from: text.startIndex, to: lower)
+        changesNothing = text.unicodeScalars[lower..<upper].elementsEqual(replacement.unicodeScalars)
+        lengthChange = changesNothing ? 0 : Self.lengthChange(text, lower, upper, replacement)
+    }
+
+    /// The index of scalar `offset`: at once when the text is ASCII (one byte a scalar), else
+    /// walked from the nearest of the text's start, its end and where the last edit ended.
+    static func index(_ text: String, scalarCount: Int, offset: Int, near position: EditPosition = EditPosition()) -> String.Index {
+        let bytes = text.utf8
+        if scalarCount == bytes.count { return bytes.index(bytes.startIndex, offsetBy: offset) }
+        var base = (scalar: 0, index: text.startIndex)
+        if scalarCount - offset < offset { base = (scalarCount, text.endIndex) }
+        if position.scalar >= 0, position.scalar <= scalarCount, position.byte <= bytes.count, abs(offset - position.scalar) < abs(offset - base.scalar) {
+            let index = bytes.index(bytes.startIndex, offsetBy: position.byte)
+            // On a scalar's first byte (or the end), as every position an edit leaves is.
+            if index == bytes.endIndex || bytes[index] & 0xC0 != 0x80 { base = (position.scalar, index) }
+        }
+        return text.unicodeScalars.index(base.index, offsetBy: offset - base.scalar)
+    }
+
+    /// Clusters added (positive) or removed by replacing `lower..<upper` with `replacement`.
+    static func lengthChange(_ text: String, _ lower: String.Index, _ upper: String.Index, _ replacement: String) -> Int {
+        // The start of the cluster holding the scalar before the edit (an edit can join it).
+        let start = lower > text.startIndex ? text.index(before: text.index(after: text.unicodeScalars.index(before: lower))) : lower
+        let oldEditEnd = text.utf8.distance(from: start, to: upper)
+        let tailBytes = text.utf8.distance(from: upper, to: text.endIndex)
+        // The new text is built from `start` with a piece of the old tail, longer each time the
+        // walk runs off the piece's end before the texts agree again.
+        var piece = 64
+        while true {
+            let whole = piece >= tailBytes
+            var tailEnd = whole ? text.endIndex : text.utf8.index(upper, offsetBy: piece)
+            // On a scalar's first byte.
+            while tailEnd < text.endIndex && text.utf8[tailEnd] & 0xC0 == 0x80 { tailEnd = text.utf8.index(after: tailEnd) }
+            var edited = String(text.unicodeScalars[start..<lower])
+            edited.append(replacement)
+            let newEditEnd = edited.utf8.count
+            edited.unicodeScalars.append(contentsOf: text.unicodeScalars[upper..<tailEnd])
+            let shift = newEditEnd - oldEditEnd
+            var old = start
+            var new = edited.startIndex
+            var oldOffset = 0
+            var newOffset = 0
+            var change = 0
+            while true {
+                if oldOffset >= oldEditEnd && newOffset == oldOffset + shift { return change }
+                if oldOffset < oldEditEnd || newOffset > oldOffset + shift {
+                    old = text.index(after: old)
+                    oldOffset = text.utf8.distance(from: start, to: old)
+                    change -= 1
+                } else {
+                    new = edited.index(after: new)
+                    newOffset = edited.utf8.distance(from: edited.startIndex, to: new)
+                    change += 1
+                    // The end of a piece is no boundary of the new text: a longer piece decides.
+                    if new == edited.endIndex && !whole { break }
+                }
+            }
+            piece *= 4
+        }
+    }
+
+    func apply(to text: inout String) {
+        text.unicodeScalars.replaceSubrange(lower..<upper, with: replacement.unicodeScalars)
+    }
 }
 
 extension FieldValue {
