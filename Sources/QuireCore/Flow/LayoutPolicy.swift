@@ -146,7 +146,7 @@ public enum LayoutPolicy {
             children: .none),
         "GtkEntry": Class(
             properties: [
-                "placeholder-text": .text, "text": .text, "max-length": .int(0...65_535), "visibility": .bool,
+                "placeholder-text": .text, "text": .text, "visibility": .bool,
                 "has-frame": .bool, "activates-default": .bool, "xalign": fraction, "input-purpose": purpose, "input-hints": hints,
                 "overwrite-mode": .bool, "truncate-multiline": .bool, "enable-emoji-completion": .bool, "editable": .bool,
                 "width-chars": chars, "max-width-chars": chars,
@@ -154,7 +154,7 @@ public enum LayoutPolicy {
             children: .none),
         "GtkText": Class(
             properties: [
-                "placeholder-text": .text, "text": .text, "max-length": .int(0...65_535), "visibility": .bool,
+                "placeholder-text": .text, "text": .text, "visibility": .bool,
                 "activates-default": .bool, "xalign": fraction, "input-purpose": purpose, "input-hints": hints,
                 "overwrite-mode": .bool, "truncate-multiline": .bool, "enable-emoji-completion": .bool,
                 "propagate-text-width": .bool, "editable": .bool, "width-chars": chars, "max-width-chars": chars,
@@ -171,6 +171,76 @@ public enum LayoutPolicy {
             isWidget: false, properties: ["mode": .choice(["none", "horizontal", "vertical", "both"])], children: .none),
     ]
 
+    /// The most a layout's margins, spacings and size requests may add up to, either way (pixels):
+    /// each is capped on its own, and this caps their sum, so no layout asks for a window larger
+    /// than the largest size request.
+    public static let maxExtent = 4_000
+
+    /// The least size an object's margins, spacings and size requests ask for (pixels), its
+    /// children's added along a box's orientation (both ways in a grid) and the largest taken
+    /// across. Values that are not numbers count 0 (they are refused on their own).
+    static func extent(of object: LayoutXML.Element) -> (width: Int, height: Int) {
+        var horizontal = true
+        var children: [(width: Int, height: Int, column: Int, row: Int)] = []
+        let className = object.attribute("class")?.value ?? ""
+        let properties = numbers(in: object, allowed: Self.properties(of: className), orientation: &horizontal)
+        for child in object.children where child.name == "child" {
+            for inner in child.children where inner.name == "object" {
+                let (width, height) = extent(of: inner)
+                var cell: [String: Int] = [:]
+                var unused = true
+                for layout in inner.children where layout.name == "layout" {
+                    cell = numbers(in: layout, allowed: classes[className]?.children.layout ?? [:], orientation: &unused)
+                }
+                children.append((width, height, cell["column"] ?? 0, cell["row"] ?? 0))
+            }
+        }
+        let gaps = max(children.count - 1, 0)
+        var contentWidth = children.map(\.width).max() ?? 0
+        var contentHeight = children.map(\.height).max() ?? 0
+        switch className {
+        case "GtkBox", "GtkCenterBox":
+            let spacing = (properties["spacing"] ?? 0) * gaps
+            if horizontal {
+                contentWidth = children.reduce(spacing) { $0 + $1.width }
+            } else {
+                contentHeight = children.reduce(spacing) { $0 + $1.height }
+            }
+        case "GtkGrid":
+            // Each column as wide as its widest child, each row as tall as its tallest.
+            var columns: [Int: Int] = [:]
+            var rows: [Int: Int] = [:]
+            for child in children {
+                columns[child.column] = max(columns[child.column] ?? 0, child.width)
+                rows[child.row] = max(rows[child.row] ?? 0, child.height)
+            }
+            contentWidth = columns.values.reduce((properties["column-spacing"] ?? 0) * max(columns.count - 1, 0), +)
+            contentHeight = rows.values.reduce((properties["row-spacing"] ?? 0) * max(rows.count - 1, 0), +)
+        default:
+            break
+        }
+        let requestWidth = max(properties["width-request"] ?? 0, properties["min-content-width"] ?? 0)
+        let requestHeight = max(properties["height-request"] ?? 0, properties["min-content-height"] ?? 0)
+        let width = (properties["margin-start"] ?? 0) + (properties["margin-end"] ?? 0) + max(requestWidth, contentWidth)
+        let height = (properties["margin-top"] ?? 0) + (properties["margin-bottom"] ?? 0) + max(requestHeight, contentHeight)
+        return (min(width, 1 << 40), min(height, 1 << 40))
+    }
+
+    /// The positive whole-number properties of an element (`<property name>` children, '_' read
+    /// as '-') within their ranges in `allowed` (values out of range are refused on their own),
+    /// and whether its orientation is horizontal.
+    static func numbers(in element: LayoutXML.Element, allowed: [String: Value], orientation horizontal: inout Bool) -> [String: Int] {
+        var found: [String: Int] = [:]
+        for child in element.children where child.name == "property" {
+            guard let name = child.attribute("name")?.value else { continue }
+            let key = String(name.map { $0 == "_" ? "-" : $0 })
+            let text = Substring(child.text).trimmingSpaces
+            if key == "orientation" { horizontal = text != "vertical" }
+            if case .int(let range)? = allowed[key], let number = Int(text), number > 0, range.contains(number) { found[key] = number }
+        }
+        return found
+    }
+
     /// The classes, sorted (for messages).
     public static let classNames = classes.keys.sorted()
 
@@ -185,6 +255,9 @@ public enum LayoutPolicy {
     static func refusal(of property: String) -> String? {
         if ["action-name", "action-target", "detailed-action-name"].contains(property) {
             return "it would let a widget trigger the application's actions (a layout only shows fields; Quire binds widgets by id)"
+        }
+        if property == "max-length" {
+            return "GTK would cut what the entry shows, not the answer; a text field's length is the flow's to decide (maxLength)"
         }
         if ["menu-model", "extra-menu", "menu", "popover"].contains(property) {
             return "menus reach the application's actions"
@@ -245,6 +318,17 @@ public enum LayoutPolicy {
         var checker = Checker(bytes: bytes)
         checker.interface(root)
         checker.references()
+        if root.name == "interface" {
+            for object in root.children where object.name == "object" {
+                let (width, height) = extent(of: object)
+                if max(width, height) > maxExtent {
+                    checker.problem(
+                        object.offset,
+                        "the layout asks for a page \(width) × \(height) pixels (its margins, spacings and size requests add up); at most \(maxExtent) either way"
+                    )
+                }
+            }
+        }
         var checked = Checked(objects: checker.objects, problems: checker.problems)
         checked.problems.sort { $0.offset < $1.offset }
         return checked
@@ -616,7 +700,13 @@ public enum LayoutPolicy {
     /// at the top level, a widget for every field). Each message starts with `name:line:column: `
     /// (the layout file as named in messages); at most `problemLimit`, then a count of the rest.
     public static func problems(in bytes: [UInt8], named name: String, page: Int, of flow: Flow) -> [LayoutError] {
-        var checked = check(bytes)
+        problems(checked: check(bytes), in: bytes, named: name, page: page, of: flow)
+    }
+
+    /// `problems(in:named:page:of:)` for a layout already `check`ed: a layout that several pages
+    /// name is read and checked once, and only its bindings are judged page by page.
+    static func problems(checked: Checked, in bytes: [UInt8], named name: String, page: Int, of flow: Flow) -> [LayoutError] {
+        var checked = checked
         var missing: [Problem] = []
         // Bindings only for a file that could be read.
         if !(checked.problems.count == 1 && checked.problems[0].message.hasPrefix("not a well-formed layout")) {
@@ -691,12 +781,17 @@ extension Flow {
     public func layoutProblems() -> [(page: Int, problem: LayoutError)] {
         guard let folder else { return [] }
         var found: [(Int, LayoutError)] = []
+        // Each layout file is read and checked once, however many pages name it.
+        var read: [String: Result<(bytes: [UInt8], checked: LayoutPolicy.Checked), LayoutError>] = [:]
         for (index, page) in pages.enumerated() {
             guard let path = page.layout else { continue }
-            switch PageLayout.resolve(path, inFolder: folder) {
+            if read[path] == nil {
+                read[path] = PageLayout.resolve(path, inFolder: folder).map { ($0.bytes, LayoutPolicy.check($0.bytes)) }
+            }
+            switch read[path]! {
             case .failure(let problem): found.append((index, problem))
             case .success(let file):
-                for problem in LayoutPolicy.problems(in: file.bytes, named: layoutName(path), page: index, of: self) {
+                for problem in LayoutPolicy.problems(checked: file.checked, in: file.bytes, named: layoutName(path), page: index, of: self) {
                     found.append((index, problem))
                 }
             }
