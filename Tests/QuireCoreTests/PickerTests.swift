@@ -17,6 +17,25 @@ func durationFlow(_ field: String) throws -> Flow {
         #expect(session.at("input.wheels") == ["hours": 23, "minutes": 0])
     }
 
+    /// A wheel offers only values the picker can take: with `max` 2 h the hours wheel holds 0–2,
+    /// not 0–23 (a person turning it to 9 saw it jump back to 2 h 00).
+    @Test func wheelsOfferOnlyReachableValues() throws {
+        var session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "minuteInterval": 5, "min": 300, "max": 7200}"#))
+        session.run(tapField("d"))
+        let wheels = session.presentation["chrome"]?["input"]?["wheels"]?.arrayValue
+        #expect(wheels?[0]["values"] == [0, 1, 2])
+        #expect(wheels?[1]["values"]?.arrayValue?.count == 12)
+        var short = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "minuteInterval": 5, "min": 600, "max": 1500}"#))
+        short.run(tapField("d"))
+        let narrow = short.presentation["chrome"]?["input"]?["wheels"]?.arrayValue
+        #expect(narrow?[0]["values"] == [0])
+        #expect(narrow?[1]["values"] == [10, 15, 20, 25])
+        // Down on 0 still wraps within the wheel (CONTRACT §2) and lands on the largest value.
+        session.run(.key(.down))
+        #expect(session.at("input.draft") == 7200)
+        #expect(session.presentation["chrome"]?["input"]?["wheels"]?.arrayValue?[0]["selectedIndex"] == 2)
+    }
+
     @Test func aDraftBelowMinSnapsUpToTheSmallestValueTheWheelsShow() throws {
         var session = try Session(flow: durationFlow(#"{"id": "d", "kind": "duration", "minuteInterval": 5, "default": 300}"#))
         session.run(tapField("d"), .spin(component: .minutes, by: -1))

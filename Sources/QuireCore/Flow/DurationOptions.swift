@@ -80,6 +80,28 @@ public struct DurationOptions: Sendable, Hashable {
         }
     }
 
+    /// The values wheel `component` offers: those some value between `snappedMin` and
+    /// `clampedMax` shows on it, so a wheel never offers a value the picker cannot take (the hours
+    /// wheel of a field whose `max` is 2 h offers 0, 1 and 2). Minutes narrow only when the range
+    /// lies within one hour, seconds only within one minute.
+    public func reachable(_ component: DurationComponent) -> [Int] {
+        let low = snappedMin
+        let high = Swift.max(clampedMax, low)
+        let sameHour = low / 3600 == high / 3600
+        let sameMinute = sameHour && wheel(.minutes, of: low) == wheel(.minutes, of: high)
+        switch component {
+        case .hours:
+            return Array(wheel(.hours, of: low)...wheel(.hours, of: high))
+        case .minutes:
+            let all = Array(stride(from: 0, to: 60, by: minuteInterval))
+            guard sameHour else { return all }
+            return all.filter { $0 >= wheel(.minutes, of: low) && $0 <= wheel(.minutes, of: high) }
+        case .seconds:
+            guard sameMinute else { return Array(0...59) }
+            return Array(wheel(.seconds, of: low)...wheel(.seconds, of: high))
+        }
+    }
+
     /// Turns one wheel by `steps` (wrapping within the wheel, never carrying), then snaps into range.
     public func spin(_ seconds: Int, _ component: DurationComponent, by steps: Int) -> Int {
         var hours = wheel(.hours, of: seconds)

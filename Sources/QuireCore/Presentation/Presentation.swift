@@ -228,12 +228,7 @@ extension Session {
             if case .duration(let seconds) = editing.draft {
                 draftDisplay = display(editing.draft, of: definition)
                 for (at, component) in duration.components.enumerated() {
-                    let values: [Int] =
-                        switch component {
-                        case .hours: Array(0...23)
-                        case .minutes: Array(stride(from: 0, to: 60, by: duration.minuteInterval))
-                        case .seconds: Array(0...59)
-                        }
+                    let values = duration.reachable(component)
                     let current = duration.wheel(component, of: seconds)
                     let selected = values.firstIndex(of: current) ?? 0
                     wheels.append(

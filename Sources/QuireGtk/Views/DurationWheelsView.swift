@@ -123,9 +123,19 @@ final class DurationWheelsView {
             Drawing.setColor(cr, color, alpha: wheel.isSelectedWheel ? 0.14 : 0.07)
             Drawing.roundedRectangle(cr, x: 2, y: middle - Wheel.rowHeight / 2, width: width - 4, height: Wheel.rowHeight, radius: 8)
             cairo_fill(cr)
+            if wheel.isSelectedWheel {
+                // The wheel the arrow keys turn is outlined in the text colour (well over 3:1
+                // against the background), not only by a lighter band.
+                Drawing.setColor(cr, color, alpha: 0.9)
+                cairo_set_line_width(cr, 2)
+                Drawing.roundedRectangle(cr, x: 3, y: middle - Wheel.rowHeight / 2 + 1, width: width - 6, height: Wheel.rowHeight - 2, radius: 7)
+                cairo_stroke(cr)
+            }
             let count = wheel.values.count
+            // As many rows as there are values, up to the wheel's height: a short wheel (the hours
+            // a 2 h maximum allows) shows each value once.
             let half = Wheel.rows / 2
-            for offset in -half...half {
+            for offset in -min(half, (count - 1) / 2)...min(half, count / 2) {
                 // The wheel wraps (spinning past the end starts again), so rows wrap too.
                 let index = ((wheel.selectedIndex + offset) % count + count) % count
                 let value = wheel.values[index]
