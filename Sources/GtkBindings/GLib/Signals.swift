@@ -123,6 +123,7 @@ typealias BoolHandler = @MainActor (Bool) -> Bool
 typealias IntPairHandler = @MainActor (Int32, Int32) -> Void
 typealias PointerHandler = @MainActor (OpaquePointer?) -> Void
 typealias InsertTextHandler = @MainActor (String, inout Int32) -> Void
+typealias StringHandler = @MainActor (String) -> Void
 
 /// `void (*) (gpointer instance, gpointer data)`.
 private let voidEntry = SignalEntry<VoidHandler>(
@@ -238,6 +239,15 @@ private let insertTextEntry = SignalEntry<InsertTextHandler>(
         }
     } as @convention(c) (gpointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?, gpointer?) -> Void,
     SignalSignature([.string, .int, .pointer]))
+
+/// `void (*) (gpointer, const char *, gpointer)`: a signal with one string (NULL read as "").
+private let stringEntry = SignalEntry<StringHandler>(
+    { (_: gpointer?, text: UnsafePointer<CChar>?, data: gpointer?) in
+        let data = CPointer(data)
+        let string = text.map { String(cString: $0) } ?? ""
+        MainActor.assumeIsolated { box(data, StringHandler.self)(string) }
+    } as @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?) -> Void,
+    SignalSignature([.string]))
 
 /// The one connect: checks the signal's signature against the entry's, then hands GLib the
 /// boxed closure (released by GLib). Returns the handler id.
@@ -377,6 +387,14 @@ extension Editable {
     @discardableResult
     public func onDeleteText(_ handler: @escaping @MainActor (_ start: Int32, _ end: Int32) -> Void) -> SignalHandler {
         connect("delete-text", intPairEntry, handler as IntPairHandler)
+    }
+
+    /// `GtkText::preedit-changed (preedit)`: an input method's composition (the pre-edit text,
+    /// shown in the entry but not yet in its text) changed; "" when it ended. On the GtkText
+    /// that a GtkEntry delegates to.
+    @discardableResult
+    public func onPreeditChanged(_ handler: @escaping @MainActor (_ preedit: String) -> Void) -> SignalHandler {
+        connect("preedit-changed", stringEntry, handler as StringHandler)
     }
 
     /// `GtkEditable::changed`: the text changed.

@@ -23,6 +23,7 @@ final class EntryEditing {
     private weak var host: SessionHost?
     private var insertHandler: SignalHandler?
     private var deleteHandler: SignalHandler?
+    private var preeditHandler: SignalHandler?
     private var heldDeletion: (start: Int32, end: Int32)?
     private var flush: MainLoop.IdleCall?
     /// True while an edit is being decided and applied: the view must not set the entry's text
@@ -38,6 +39,16 @@ final class EntryEditing {
         }
         deleteHandler = editable.onDeleteText { [weak self] start, end in
             self?.deleting(from: start, to: end)
+        }
+        // An input method's composition: the keys are its own until it commits (one insertion,
+        // so one `edit`) or cancels.
+        preeditHandler = editable.onPreeditChanged { [weak self] preedit in
+            guard let self, let host = self.host else { return }
+            if !preedit.isEmpty {
+                host.composingField = self.field
+            } else if host.composingField == self.field {
+                host.composingField = nil
+            }
         }
     }
 
@@ -115,6 +126,8 @@ final class EntryEditing {
         if host.session.focusedField != field { host.send(.tap(.field(field))) }
         host.send(.edit(from: Int(start), to: Int(end), text: replacement))
         guard host.session.focusedField == field, case .string(let held)? = host.session.value(of: field) else { return false }
-        return held == expected
+        // Scalar by scalar: `==` on String treats é and e + U+0301 as one text, but the entry
+        // and the session count (and edit) scalars.
+        return held.unicodeScalars.elementsEqual(expected.unicodeScalars)
     }
 }

@@ -55,6 +55,11 @@ public final class SessionHost {
     /// focus then is not being tapped (a text field stays as it is until the user types).
     public var isPlacingFocus = false
 
+    /// The text field whose entry an input method is composing in (a pre-edit on screen, not
+    /// yet committed), nil when none is: while it composes, Return, Tab, Escape and every other
+    /// key belong to the input method, not to the session (docs/gtk-shell.md, "Input methods").
+    package var composingField: String?
+
     /// Called after each event with what it emitted (recording, logging).
     public var onEvent: ((Event, [SessionNotification]) -> Void)?
     /// Called once, when the session completes.
