@@ -118,6 +118,11 @@ open class Widget: ObjectRef {
         gtk_widget_add_controller(widget, quire_event_controller(controller.pointer))
     }
 
+    /// Undoes `addController`.
+    public func removeController(_ controller: ObjectRef) {
+        gtk_widget_remove_controller(widget, quire_event_controller(controller.pointer))
+    }
+
     // Accessibility: GTK 4.8 names unnamed widgets after their type and leaks mnemonic
     // underscores into names, so views set names explicitly.
     public func setAccessibleLabel(_ label: String) { quire_accessible_set_label(pointer, label) }

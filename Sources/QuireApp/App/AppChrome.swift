@@ -114,12 +114,25 @@ enum AppChrome {
         guard let shortcuts = gtk_builder_get_object(builder, "shortcuts") else { return }
         gtk_application_window_set_help_overlay(
             UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkApplicationWindow.self), OpaquePointer(shortcuts))
+        let overlay = UnsafeMutableRawPointer(shortcuts).assumingMemoryBound(to: GtkWindow.self)
+        closesWithKeys(overlay)
+        gtk_window_set_application(overlay, gtk_window_get_application(window))
+    }
+
+    /// Escape and Ctrl+W close `window` (`window.close`), as they close a dialog or a secondary
+    /// window in GNOME's apps.
+    static func closesWithKeys(_ window: UnsafeMutablePointer<GtkWindow>) {
+        guard let controller = gtk_shortcut_controller_new() else { return }
+        let shortcut = gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape|<Control>w"), gtk_named_action_new("window.close"))
+        gtk_shortcut_controller_add_shortcut(controller, shortcut)
+        gtk_widget_add_controller(quire_widget(UnsafeMutableRawPointer(window)), controller)
     }
 
     /// The About dialog: the app's name, version, what it does, its website and its icon when
     /// the icon theme has it (installed by meson-helper), else the theme's `alarm-symbolic`. Quire has no licence file, so none is
     /// shown. It hides on close and is kept for the next time.
     static func aboutDialog(_ strings: AppStrings, parent: UnsafeMutablePointer<GtkWindow>?) -> Window {
+        // (The app's shortcuts reach it through its parent's application; Escape and Ctrl+W close it.)
         let dialog = Window(new: gtk_about_dialog_new())
         let about = OpaquePointer(dialog.widget)
         gtk_about_dialog_set_program_name(about, strings.appName)
@@ -138,7 +151,11 @@ enum AppChrome {
         let window = quire_window(dialog.pointer)
         gtk_window_set_modal(window, 1)
         gtk_window_set_hide_on_close(window, 1)
-        if let parent { gtk_window_set_transient_for(window, parent) }
+        if let parent {
+            gtk_window_set_transient_for(window, parent)
+            gtk_window_set_application(window, gtk_window_get_application(parent))
+        }
+        if let window { closesWithKeys(window) }
         return dialog
     }
 }

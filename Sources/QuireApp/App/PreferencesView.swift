@@ -69,7 +69,12 @@ final class PreferencesView {
         let gtkWindow = quire_window(window.pointer)
         gtk_window_set_title(gtkWindow, strings.preferences)
         gtk_window_set_modal(gtkWindow, 1)
-        if let parent { gtk_window_set_transient_for(gtkWindow, parent) }
+        if let parent {
+            gtk_window_set_transient_for(gtkWindow, parent)
+            // The app's shortcuts (Ctrl+Q, Ctrl+?) work here too; Escape and Ctrl+W close it.
+            gtk_window_set_application(gtkWindow, gtk_window_get_application(parent))
+        }
+        if let gtkWindow { AppChrome.closesWithKeys(gtkWindow) }
         gtk_window_set_default_size(gtkWindow, 360, -1)
         gtk_window_set_titlebar(gtkWindow, gtk_header_bar_new())
         let content = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)

@@ -171,6 +171,10 @@ public final class QuireApplication {
         withCStrings(["<Control>question"]) { list in
             gtk_application_set_accels_for_action(quire_application(app.pointer), "win.show-help-overlay", list)
         }
+        // Ctrl+W closes the window that has focus (the main window: the app quits, saving).
+        withCStrings(["<Control>w"]) { list in
+            gtk_application_set_accels_for_action(quire_application(app.pointer), "window.close", list)
+        }
         g_set_application_name(strings.appName)
         updateTimerActions()
         setEnabled("preferences", false)
@@ -267,6 +271,7 @@ public final class QuireApplication {
 
     private func showWalkthrough(resume: Bool, startingWith values: JSONObject = JSONObject()) {
         guard let window else { return }
+        walkthrough?.leaveHeaderBar()
         var session = Session(flow: flow, locale: locale, startingWith: values)
         if resume, let saved = storage.savedSession(of: flow), saved.completed == nil {
             session = saved
@@ -430,6 +435,7 @@ public final class QuireApplication {
         }
         // Keep the walkthrough alive until this event has finished rendering.
         let done = walkthrough
+        done?.leaveHeaderBar()
         showMain(values)
         walkthrough = nil
         _ = done

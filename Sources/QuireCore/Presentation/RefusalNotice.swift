@@ -101,6 +101,22 @@ extension Session {
 
     /// Whether keyboard focus can go to field `field` after a move: its page is the one the
     /// pager shows or is going to.
+    /// Where keyboard focus goes after a refusal notice's action (`notice.event`, "Go to page
+    /// 2") was sent and emitted `emitted`: the field the notice names, once the move heads to its
+    /// page — the person pressed the button to fix that field (keyboard focus used to land on the
+    /// page dots, and typing went nowhere). Otherwise, as after any event.
+    public func keyboardFocus(afterNoticeAction notice: RefusalNotice, emitted: some Collection<SessionNotification>) -> KeyboardFocus {
+        let general = keyboardFocus(after: notice.event, emitted: emitted)
+        guard focusedField == nil, completion == nil, let field = flow.fieldIndex(of: notice.field),
+            answers.fieldVisible[field], answers.fieldEnabled[field]
+        else { return general }
+        var destination: Int? = nil
+        for notification in emitted {
+            if case .pageWillChange(_, let to) = notification { destination = to }
+        }
+        return isOnPage(field: notice.field, destination: destination) ? .field(notice.field) : general
+    }
+
     func isOnPage(field id: String, destination: Int?) -> Bool {
         guard let field = flow.fieldIndex(of: id) else { return false }
         let page = flowPage(ofField: field)

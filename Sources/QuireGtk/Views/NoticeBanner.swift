@@ -18,6 +18,9 @@ final class NoticeBanner: SessionView {
     let box = NoticeBanner.alertBox()
     let label = Label()
     let button = Button(label: "")
+    /// The notice whose action is being sent (while its event is handled and rendered): keyboard
+    /// focus then goes where the core says after a notice's action.
+    private(set) var acting: RefusalNotice?
     private weak var host: SessionHost?
     /// The notice shown now.
     private(set) var notice: RefusalNotice?
@@ -41,6 +44,8 @@ final class NoticeBanner: SessionView {
         }
         button.onClicked { [weak self] in
             guard let self, let notice = self.notice else { return }
+            self.acting = notice
+            defer { self.acting = nil }
             self.host?.send(notice.event)
         }
     }

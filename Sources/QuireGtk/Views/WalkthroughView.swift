@@ -36,6 +36,7 @@ public final class WalkthroughView: SessionView {
     /// Tab and shift+Tab while keyboard focus is in the window's header bar (Cancel, the primary
     /// menu): outside the view, so `keys` never sees them.
     private let headerKeys = KeyController()
+    private let escapeKeys = KeyController()
     private var mapped = false
     /// Where keyboard focus goes once the pages settle: a field on a page still sliding in.
     private var pendingLanding: KeyboardFocus?
@@ -69,6 +70,18 @@ public final class WalkthroughView: SessionView {
         keys.propagationPhase = GTK_PHASE_CAPTURE
         keys.onKeyPressed { [weak self] keyval, _, state in self?.keyPressed(keyval, state) ?? false }
         root.addController(keys)
+        // Escape that nothing took on its way down and back up (no field to dismiss, no popover,
+        // no composition) is Cancel, as in GtkAssistant; the answers are kept as Cancel keeps
+        // them. A script's Escape is the session's key (ignored with nothing focused), so replays
+        // and recordings stay what the core says: the recording holds the Cancel.
+        escapeKeys.onKeyPressed { [weak self] keyval, _, state in
+            guard let self, KeyTranslation.key(keyval: keyval, state: state) == .escape, self.host.session.focusedField == nil else {
+                return false
+            }
+            let emitted = self.host.send(.tap(.button(.cancel)))
+            return !emitted.contains { if case .ignored = $0 { true } else { false } }
+        }
+        root.addController(escapeKeys)
         // Keyboard focus starts where the core says once the window exists (GTK would pick the
         // first focusable widget otherwise).
         root.onMap { [weak self] in
@@ -103,6 +116,16 @@ public final class WalkthroughView: SessionView {
         root.onMap { [weak self] in self?.moveCancel(toHeader: true) }
         root.onUnmap { [weak self] in self?.moveCancel(toHeader: false) }
         if gtk_widget_get_mapped(root.widget) != 0 { moveCancel(toHeader: true) }
+    }
+
+    /// Gives the header bar back as it was (its Cancel back in the view's own row, its keys
+    /// unhooked): a view that leaves the window for good says so, since it may be gone before
+    /// GTK unmaps it (Ctrl+R during a walkthrough stacked a Cancel in the header bar each time).
+    public func leaveHeaderBar() {
+        guard let header = cancelHeader else { return }
+        moveCancel(toHeader: false)
+        header.removeController(headerKeys)
+        cancelHeader = nil
     }
 
     private func moveCancel(toHeader: Bool) {
@@ -165,7 +188,12 @@ public final class WalkthroughView: SessionView {
             }
             return
         }
-        let landing = session.keyboardFocus(after: event, emitted: notifications)
+        let landing =
+            if let notice = banner.acting, event == notice.event {
+                session.keyboardFocus(afterNoticeAction: notice, emitted: notifications)
+            } else {
+                session.keyboardFocus(after: event, emitted: notifications)
+            }
         pendingLanding = land(landing) ? nil : landing
         if pendingLanding != nil { retryLanding(attempts: 20) }
         if case .key? = event { showFocusRing() }
@@ -203,6 +231,9 @@ public final class WalkthroughView: SessionView {
     }
 
     private func keyPressed(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
+        // An input method composing in the first responder's entry owns every key (Return
+        // commits the pre-edit, Escape cancels it, Tab may pick a candidate).
+        if let composing = host.composingField, composing == host.session.focusedField { return false }
         guard let key = KeyTranslation.key(keyval: keyval, state: state) else { return false }
         if key == .tab || key == .shiftTab {
             tab(forward: key == .tab)
