@@ -1,36 +1,68 @@
 /// A small, strict reader of the XML a GtkBuilder layout is written in, for checking layouts
 /// without GTK (`LayoutPolicy`).
 ///
-/// It reads the subset GLib's `GMarkup` (GtkBuilder's parser) reads — elements, attributes in
-/// single or double quotes, text, `<![CDATA[…]]>`, comments, an `<?xml …?>` declaration, the five
-/// predefined entities and character references — and refuses everything else: a DOCTYPE, any
-/// other entity, processing instructions after the start, text outside the root element. So it
-/// never expands an entity, never fetches a DTD and never opens a file: it only reads the bytes it
-/// is given. It keeps no recursion (an explicit stack), stops at `maxDepth` nested elements and
-/// `maxElements` elements, and records the byte offset of every element and attribute for
-/// `file:line:column` diagnostics.
+/// **Contract:** whatever it accepts, it reads exactly as GLib's `GMarkup` does when GtkBuilder
+/// calls it (`g_markup_parse_context_new` with `G_MARKUP_TREAT_CDATA_AS_TEXT`, the whole file in
+/// one `g_markup_parse_context_parse`): the same elements, the same attributes in the same order
+/// with the same values, the same text per element. The policy judges this tree, so a layout
+/// read one way here and another way by GTK would let GTK build what the policy never saw (a
+/// comment `<!-->` that ended later here than in GMarkup once hid a button bound to
+/// `app.walkthrough`). The `layout` fuzz target (Fuzz/Targets/layout.swift) holds the two readers
+/// to this, input by input (hence `package`: the fuzz build shares the package name, not the
+/// module); where GMarkup accepts what this reader refuses, that is listed below.
+///
+/// It reads, as GMarkup does:
+/// - elements and attributes, values in single or double quotes; text and `<![CDATA[…]]>` inside
+///   the root element (CDATA as text, nothing decoded in it);
+/// - comments, each ending at the first `>` whose two preceding characters are `--`, counting the
+///   opening's own dashes: `<!-->` and `<!--->` are whole comments, `<!-- a -- b -->` is one;
+/// - an `<?xml …?>` declaration before the root, ending at the first `?>`;
+/// - the five predefined entities and character references (`&#N;`, `&#xH;`, an optional `+`) of
+///   the characters GMarkup permits: U+1–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF;
+/// - line ends as GMarkup normalizes them: in text, CR LF and a lone CR become LF; in attribute
+///   values, CR LF, CR, LF and tab each become one space (characters written as references are
+///   kept as they are).
+///
+/// It refuses, where GMarkup (as GtkBuilder calls it) would read on:
+/// - a byte order mark, invalid UTF-8 or a NUL byte anywhere (GMarkup checks only text and names;
+///   no NUL also keeps out GtkBuilder's precompiled form, which starts `GBU\0`);
+/// - a DOCTYPE, any processing instruction but a leading `<?xml …?>`, any other `<!…>`, CDATA
+///   outside the root, and any entity but the five;
+/// - more than one root element, and an element left open at the end (GtkBuilder never calls
+///   `g_markup_parse_context_end_parse`, so it does not refuse a file cut short);
+/// - names of anything but ASCII letters, digits, `_ : . -` (GMarkup also takes letters of
+///   other scripts);
+/// - attributes not separated by space (`<a b="1"c="2">`), an attribute given twice, `<` in an
+///   attribute value, more than `maxAttributes` attributes on an element;
+/// - character references GMarkup's `strtoul` stretches: leading spaces, a `0x` after `&#x`,
+///   more than 12 characters between `&` and `;` (leading zeros);
+/// - nesting deeper than `maxDepth`, more than `maxElements` elements.
+///
+/// So it never expands an entity, never fetches a DTD and never opens a file: it only reads the
+/// bytes it is given. It keeps no recursion (an explicit stack) and records the byte offset of
+/// every element and attribute for `file:line:column` diagnostics.
 ///
 /// **Decision:** a reader of our own rather than Foundation's `XMLParser`: `XMLParser` is
 /// libxml2 underneath (FoundationXML, a library more to link into the core, the C library and
 /// the static `quire`), which reads DTDs and expands entities unless told not to, and whose
-/// accepted syntax is not GMarkup's; this reader is 300 lines, accepts exactly what both GMarkup
+/// accepted syntax is not GMarkup's; this reader is 400 lines, accepts only what both GMarkup
 /// and the policy accept, and its positions are the ones `quire check` prints.
-struct LayoutXML {
-    struct Attribute {
-        var name: String
-        var value: String
+package struct LayoutXML {
+    package struct Attribute {
+        package var name: String
+        package var value: String
         /// Where the attribute's name starts.
         var offset: Int
     }
 
-    final class Element {
-        let name: String
-        let attributes: [Attribute]
+    package final class Element {
+        package let name: String
+        package let attributes: [Attribute]
         /// Where its `<` is.
         let offset: Int
-        var children: [Element] = []
+        package var children: [Element] = []
         /// Its text (character data and CDATA, entities decoded), outside child elements.
-        var text = ""
+        package var text = ""
         /// Where its first non-space text starts (for a problem with the value), or its offset.
         var textOffset: Int
         weak var parent: Element?
@@ -45,9 +77,9 @@ struct LayoutXML {
         func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
     }
 
-    struct SyntaxError: Error {
-        var offset: Int
-        var message: String
+    package struct SyntaxError: Error {
+        package var offset: Int
+        package var message: String
     }
 
     /// The deepest nesting of elements read (a layout's own limits are lower; this one only keeps
@@ -55,12 +87,14 @@ struct LayoutXML {
     static let maxDepth = 256
     /// The most elements read.
     static let maxElements = 50_000
+    /// The most attributes on one element (GMarkup's own limit is 1,001).
+    static let maxAttributes = 1_000
 
     let bytes: [UInt8]
     var at = 0
 
     /// The root element of `bytes`.
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> Element {
+    package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> Element {
         var reader = LayoutXML(bytes: bytes)
         return try reader.document()
     }
@@ -112,6 +146,10 @@ struct LayoutXML {
                 throw fail("a DOCTYPE is not allowed in a layout (it can define entities and name outside files)")
             } else if peek("<?") {
                 throw fail("a processing instruction is not allowed here")
+            } else if peek("<![CDATA[") {
+                throw fail("a CDATA section is not allowed outside the root element")
+            } else if peek("<!") {
+                throw fail("a declaration is not allowed here")
             } else if peek("<") {
                 if root != nil { throw fail("there is more than one root element") }
                 root = try element(count: &count)
@@ -147,14 +185,18 @@ struct LayoutXML {
         return nil
     }
 
+    /// A comment, read as GMarkup reads one: it ends at the first `>` that follows two dashes,
+    /// the opening's own included, so `<!-->` and `<!--->` are whole comments.
     mutating func comment() throws(SyntaxError) {
         let start = at
-        guard let end = find("-->", from: at + 4) else { throw fail("a comment is not closed with '-->'", at: start) }
+        guard let end = find("-->", from: at + 2) else { throw fail("a comment is not closed with '-->'", at: start) }
         at = end + 3
     }
 
+    /// ASCII only: GMarkup takes a non-ASCII character in a name only when it is a letter
+    /// (`g_unichar_isalpha`), and GtkBuilder's names are all ASCII.
     static func isNameStart(_ byte: UInt8) -> Bool {
-        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte == 0x3A || byte >= 0x80
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte == 0x3A
     }
 
     static func isNameByte(_ byte: UInt8) -> Bool {
@@ -190,9 +232,10 @@ struct LayoutXML {
                 try comment()
             } else if peek("<![CDATA[") {
                 let start = at
+                guard let open = stack.last else { throw fail("a CDATA section is not allowed outside the root element") }
                 guard let end = find("]]>", from: at + 9) else { throw fail("a CDATA section is not closed with ']]>'", at: start) }
-                stack.last!.text += String(decoding: bytes[(start + 9)..<end], as: UTF8.self)
-                if stack.last!.text.isEmpty == false, stack.last!.textOffset == stack.last!.offset { stack.last!.textOffset = start + 9 }
+                open.text += String(decoding: bytes[(start + 9)..<end], as: UTF8.self)
+                if open.text.isEmpty == false, open.textOffset == open.offset { open.textOffset = start + 9 }
                 at = end + 3
             } else if peek("<!") || peek("<?") {
                 throw fail("a declaration or processing instruction is not allowed inside an element")
@@ -201,6 +244,8 @@ struct LayoutXML {
                 at += 1
                 let elementName = try name()
                 var attributes: [Attribute] = []
+                // Names seen on this element: a repeated one is found at once, however many.
+                var names: Set<String> = []
                 var selfClosing = false
                 while true {
                     let before = at
@@ -235,10 +280,13 @@ struct LayoutXML {
                         at += 1
                     }
                     guard at < bytes.count else { throw fail("the value of '\(attributeName)' is not closed", at: valueStart) }
-                    let value = try decode(valueStart..<at)
+                    let value = try decode(valueStart..<at, attribute: true)
                     at += 1
-                    if attributes.contains(where: { $0.name == attributeName }) {
+                    if !names.insert(attributeName).inserted {
                         throw fail("the attribute '\(attributeName)' is given twice", at: attributeStart)
+                    }
+                    if attributes.count >= Self.maxAttributes {
+                        throw fail("<\(elementName)> has more than \(Self.maxAttributes) attributes", at: attributeStart)
                     }
                     attributes.append(Attribute(name: attributeName, value: value, offset: attributeStart))
                 }
@@ -264,7 +312,7 @@ struct LayoutXML {
                 let start = at
                 while at < bytes.count, bytes[at] != UInt8(ascii: "<") { at += 1 }
                 guard let open = stack.last else { throw fail("text outside the root element", at: start) }
-                let text = try decode(start..<at)
+                let text = try decode(start..<at, attribute: false)
                 if open.textOffset == open.offset, let first = bytes[start..<at].firstIndex(where: { !Self.isSpace($0) }) {
                     open.textOffset = first
                 }
@@ -275,13 +323,29 @@ struct LayoutXML {
         return root!
     }
 
-    /// Text with its entities and character references decoded.
-    func decode(_ range: Range<Int>) throws(SyntaxError) -> String {
-        guard bytes[range].contains(UInt8(ascii: "&")) else { return String(decoding: bytes[range], as: UTF8.self) }
+    /// Text or an attribute value with its line ends normalized and its entities and character
+    /// references decoded, as GMarkup does: in text, CR LF and CR become LF; in an attribute
+    /// value, CR LF, CR, LF and tab become a space. (Characters written as references stay.)
+    func decode(_ range: Range<Int>, attribute: Bool) throws(SyntaxError) -> String {
+        let special = { (byte: UInt8) in
+            byte == UInt8(ascii: "&") || byte == 0x0D || (attribute && (byte == 0x0A || byte == 0x09))
+        }
+        guard bytes[range].contains(where: special) else { return String(decoding: bytes[range], as: UTF8.self) }
         var out: [UInt8] = []
+        out.reserveCapacity(range.count)
         var index = range.lowerBound
         while index < range.upperBound {
             let byte = bytes[index]
+            if byte == 0x0D {
+                out.append(attribute ? 0x20 : 0x0A)
+                index += index + 1 < range.upperBound && bytes[index + 1] == 0x0A ? 2 : 1
+                continue
+            }
+            if attribute, byte == 0x0A || byte == 0x09 {
+                out.append(0x20)
+                index += 1
+                continue
+            }
             guard byte == UInt8(ascii: "&") else {
                 out.append(byte)
                 index += 1
@@ -308,7 +372,11 @@ struct LayoutXML {
                         "the entity '&\(entity);' is not one GtkBuilder reads (only &lt; &gt; &amp; &quot; &apos; and character references)",
                         at: index)
                 }
-                guard let number, number != 0, let scalar = Unicode.Scalar(number) else {
+                // The characters GMarkup permits (XML 1.1's): not U+0, a surrogate, U+FFFE or U+FFFF.
+                guard let number,
+                    (1...0xD7FF).contains(number) || (0xE000...0xFFFD).contains(number) || (0x10000...0x10FFFF).contains(number),
+                    let scalar = Unicode.Scalar(number)
+                else {
                     throw fail("'&\(entity);' is not a character", at: index)
                 }
                 out.append(contentsOf: String(scalar).utf8)
