@@ -76,6 +76,9 @@ struct CoverageCommand: ParsableCommand {
                 problems.append(
                     ReportError(what: "the console report", path: toStdout ? "standard error" : "standard output", reason: problem))
             }
+            if coverageLcov != nil {
+                for line in CoverageReport.lcovLeftOut(merged) { printError("quire coverage merge: \(line)") }
+            }
             for problem in problems { printError("quire coverage merge: \(problem)") }
             if !problems.isEmpty { throw ExitCode(Exit.badInput) }
         }
