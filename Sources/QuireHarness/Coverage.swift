@@ -63,9 +63,19 @@ public struct FlowCoverage: Sendable {
         moves = Array(repeating: 0, count: MoveKind.allCases.count)
     }
 
+    /// The largest count: the largest whole number a JSON reader is sure to read exactly (2^53).
+    /// Counts that add up past it stay at it (`merge`), so merging coverage files that claim
+    /// huge counts gives a count a coverage file can hold, never an overflow.
+    public static let maxCount = 9_007_199_254_740_992
+
+    /// Adds `other`'s counters, which must be of the same flow (the same reading of its file).
     public mutating func merge(_ other: FlowCoverage) {
-        scripts += other.scripts
-        func add(_ into: inout [Int], _ from: [Int]) { for at in into.indices { into[at] += from[at] } }
+        func sum(_ a: Int, _ b: Int) -> Int {
+            let (total, overflow) = a.addingReportingOverflow(b)
+            return overflow ? Self.maxCount : min(total, Self.maxCount)
+        }
+        scripts = sum(scripts, other.scripts)
+        func add(_ into: inout [Int], _ from: [Int]) { for at in into.indices { into[at] = sum(into[at], from[at]) } }
         add(&pageCurrent, other.pageCurrent)
         add(&fieldFocused, other.fieldFocused)
         add(&fieldEdited, other.fieldEdited)
@@ -225,16 +235,27 @@ public struct FlowCoverage: Sendable {
 /// Empty coverage of each flow file, made once per run and copied for each script (its counters
 /// are written in place only once a script counts something): a script does not list the flow's
 /// conditions again or normalize its path.
+///
+/// Shared by every job of a run, it also holds the run to one reading of each flow file: each job
+/// reads its own flows (and may read one again once its cache let it go), so a file that changed
+/// during the run can reach two scripts as two flows. The first reading is the one counted; a
+/// script whose flow was read otherwise gets no template (`nil`), since its counters would count
+/// other pages, fields and conditions.
 public final class CoverageTemplates: Sendable {
     private let templates = Locked([String: FlowCoverage]())
 
     public init() {}
 
-    func template(file: String, flow: Flow) -> FlowCoverage {
-        if let known = templates.withLock({ $0[file] }) { return known }
-        let made = FlowCoverage(file: FileWalker.normalized(file), flow: flow)
-        templates.withLock { $0[file] = made }
-        return made
+    func template(file: String, flow: Flow) -> FlowCoverage? {
+        let normalized = FileWalker.normalized(file)
+        if let known = templates.withLock({ $0[normalized] }) { return known.flow.isSameReading(as: flow) ? known : nil }
+        let made = FlowCoverage(file: normalized, flow: flow)
+        return templates.withLock { templates in
+            // Another job may have made it meanwhile: the first one kept wins.
+            let kept = templates[normalized] ?? made
+            templates[normalized] = kept
+            return kept.flow.isSameReading(as: flow) ? kept : nil
+        }
     }
 }
 

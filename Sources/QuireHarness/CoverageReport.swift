@@ -11,7 +11,7 @@ public enum CoverageReport {
         var pages: [SourcePosition]
         var fields: [SourcePosition]
         var sites: [SourcePosition]
-        /// The flow file could be read (else every position is 0:0).
+        /// The flow's bytes are known (else every position is 0:0: a flow not read from a file).
         var known: Bool
 
         init(_ coverage: FlowCoverage) {
@@ -19,7 +19,9 @@ public enum CoverageReport {
             let pagePaths = flow.pages.indices.map { JSONPath.root + "pages" + $0 }
             let fieldPaths = flow.fields.indices.map { flow.path(ofField: $0) }
             let sitePaths = coverage.sites.map(\.path)
-            guard let bytes = try? Flow.readDocument(coverage.file) else {
+            // The bytes the flow was read from, not the file as it is now: it may have changed
+            // since, and positions must point at the items that were counted.
+            guard let bytes = flow.sourceBytes else {
                 let none = SourcePosition(line: 0, column: 0)
                 pages = pagePaths.map { _ in none }
                 fields = fieldPaths.map { _ in none }
@@ -53,7 +55,7 @@ public enum CoverageReport {
             }
             let gaps = coverage.gaps
             if !gaps.isEmpty {
-                var reader = DocumentReader(file: coverage.file, bytes: (try? Flow.readDocument(coverage.file)) ?? [])
+                var reader = DocumentReader(file: coverage.file, bytes: coverage.flow.sourceBytes ?? [])
                 var whole: [String] = []
                 for gap in gaps {
                     if gap.path == .root {
@@ -62,7 +64,7 @@ public enum CoverageReport {
                         reader.error(gap.path, gap.message)
                     }
                 }
-                // Without the file (it changed or went away since), the paths alone.
+                // Without the flow's bytes (a flow not read from a file), the paths alone.
                 let located =
                     reader.bytes.isEmpty
                     ? gaps.filter { $0.path != .root }.map { Printable.line("\(coverage.file): \($0.path): \($0.message)") }
@@ -160,10 +162,48 @@ public enum CoverageReport {
 
     // MARK: lcov
 
+    /// The name lcov gives a flow: its file's absolute path.
+    static func lcovName(_ coverage: FlowCoverage, workingDirectory: String) -> String {
+        coverage.file.hasPrefix("/") ? coverage.file : FileWalker.normalized(workingDirectory + "/" + coverage.file)
+    }
+
+    /// Why genhtml cannot be given `name` as a source file's name, or nil. lcov has no escapes:
+    /// `SF:` is the path genhtml opens, so a name is written as it is or not at all. genhtml
+    /// (lcov 1.16) writes names into its HTML as they are — a `"` ends an attribute, a `<` opens
+    /// a tag — and a control character (escaped, or as it is) names no file it can open, which
+    /// stops the whole report.
+    public static func lcovNameProblem(_ name: String) -> String? {
+        for scalar in name.unicodeScalars {
+            switch scalar.value {
+            case 0x22, 0x26, 0x27, 0x3C, 0x3E:
+                return "its path holds '\(scalar)', which genhtml writes into its HTML pages unescaped"
+            case 0..<0x20, 0x7F...0x9F:
+                let code = String(scalar.value, radix: 16, uppercase: true)
+                return "its path holds the control character U+\(String(repeating: "0", count: 4 - code.count) + code), by which genhtml cannot open the file (it stops the whole report)"
+            case 0xFFFD:
+                return "its path is not UTF-8 (or holds U+FFFD), so lcov cannot name the file genhtml is to open"
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// One line per flow `lcov` leaves out, saying which and why (`lcovNameProblem`).
+    public static func lcovLeftOut(_ flows: [FlowCoverage], workingDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
+        flows.compactMap { coverage in
+            let name = lcovName(coverage, workingDirectory: workingDirectory)
+            return lcovNameProblem(name).map {
+                Printable.line("the lcov coverage leaves out the flow '\(name)': \($0); rename it to render it with genhtml")
+            }
+        }
+    }
+
     /// An lcov tracefile: one record per flow file (`SF:` its absolute path), a `DA` line per
     /// line of the file holding a page, a field or a condition (hits: the least of the items on
     /// that line — a page made current, a field focused or edited, a condition evaluated), and
-    /// a `BRDA` pair per condition (branch 0: seen true, 1: seen false).
+    /// a `BRDA` pair per condition (branch 0: seen true, 1: seen false). A flow whose path genhtml
+    /// cannot take is left out (`lcovLeftOut` says which).
     public static func lcov(_ flows: [FlowCoverage], workingDirectory: String = FileManager.default.currentDirectoryPath) -> String {
         var text = ""
         for coverage in flows {
@@ -176,8 +216,9 @@ public enum CoverageReport {
                 hit(positions.fields[field].line, coverage.fieldFocused[field] + coverage.fieldEdited[field])
             }
             for at in coverage.sites.indices { hit(positions.sites[at].line, coverage.siteTrue[at] + coverage.siteFalse[at]) }
-            let file = coverage.file.hasPrefix("/") ? coverage.file : FileWalker.normalized(workingDirectory + "/" + coverage.file)
-            text += "TN:\nSF:\(Printable.line(file))\n"
+            let file = lcovName(coverage, workingDirectory: workingDirectory)
+            guard lcovNameProblem(file) == nil else { continue }
+            text += "TN:\nSF:\(file)\n"
             var branchesHit = 0
             for at in coverage.sites.indices {
                 let line = positions.sites[at].line

@@ -61,6 +61,14 @@ public final class ReportFile: OutputSink, @unchecked Sendable {
         buffer.reserveCapacity(1 << 16)
     }
 
+    /// Whether `create` writes `path` in place rather than through a temporary file: standard
+    /// output, and an existing device or named pipe (a folder is refused).
+    public static func writesInPlace(_ path: String) -> Bool {
+        if path == "-" { return true }
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG && info.st_mode & S_IFMT != S_IFDIR
+    }
+
     /// Opens a report for writing: `-` is standard output; an existing device or named pipe is
     /// written in place; anything else gets a temporary file in the target's folder. Fails, with
     /// the reason, when that file cannot be created (no such folder, no permission, a read-only

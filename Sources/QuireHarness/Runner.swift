@@ -85,6 +85,11 @@ public enum Runner {
         return run(script, options: options, driver: DirectDriver(session))
     }
 
+    /// Why a script is not run with `--coverage` when its flow was read otherwise than the first
+    /// time (`CoverageTemplates`).
+    static let flowChanged =
+        "the flow file changed while the tests ran: this script read it otherwise than a script before it, so its coverage would count other items; the script was not run (run the tests again once the file stays put)"
+
     /// Replays `script` through `driver`, whose session must start as the script's (its flow,
     /// locale and viewport).
     public static func run(_ script: SessionScript, options: Options = Options(), driver: SessionDriver) -> ScriptResult {
@@ -114,9 +119,18 @@ public enum Runner {
         var coverage: CoverageRecorder? = nil
         var digest = options.digest ? Hasher() : nil
         if options.coverage, let flowFile = script.flowFile {
-            coverage = CoverageRecorder(
-                options.coverageTemplates?.template(file: flowFile, flow: script.flow)
-                    ?? FlowCoverage(file: FileWalker.normalized(flowFile), flow: script.flow))
+            let template: FlowCoverage
+            if let templates = options.coverageTemplates {
+                guard let made = templates.template(file: flowFile, flow: script.flow) else {
+                    return ScriptResult(
+                        file: script.file, name: script.name, status: .bad([Diagnostic.whole(file: flowFile, message: Self.flowChanged)]),
+                        milliseconds: 0)
+                }
+                template = made
+            } else {
+                template = FlowCoverage(file: FileWalker.normalized(flowFile), flow: script.flow)
+            }
+            coverage = CoverageRecorder(template)
             driver.withSession { coverage!.observe($0) }
         }
         // Asked once: `coverage != nil` copies the recorder (its flow and counters) to compare it.

@@ -103,13 +103,15 @@ public struct Suite {
         // Scripts are handed out in chunks, enough of them for a slow job to be made up for by
         // the others, and their results delivered a chunk at a time: one lock a chunk.
         let chunk = max(1, min(64, candidates.count / (workers * 16)))
+        // One set of empty coverages for the whole run: it holds every job to the first reading
+        // of each flow file (`CoverageTemplates`).
+        var shared = options.runner
+        if shared.coverage && shared.coverageTemplates == nil { shared.coverageTemplates = CoverageTemplates() }
+        let runnerOptions = shared
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            // Each job reads its own flows and makes its own empty coverages: the sessions of
-            // one job never touch another's reference counts. Its coverage is merged on its
-            // own, then once into the collector.
+            // Each job reads its own flows: the sessions of one job never touch another's
+            // reference counts. Its coverage is merged on its own, then once into the collector.
             let flows = FlowCache()
-            var runnerOptions = options.runner
-            if runnerOptions.coverage && runnerOptions.coverageTemplates == nil { runnerOptions.coverageTemplates = CoverageTemplates() }
             var covered: [String: FlowCoverage] = [:]
             var results: [ScriptResult] = []
             results.reserveCapacity(chunk)

@@ -17,10 +17,11 @@ struct CoverageCommand: ParsableCommand {
                 Reads quire.coverage/1 files, adds their counters up per flow file and prints the \
                 summary quire test --coverage prints; --coverage-json and --coverage-lcov write \
                 the merged coverage as quire test writes it, so merging the shards of a suite gives \
-                the bytes one unsharded run gives. Flow files are read again, by the paths the \
-                coverage files name (relative to where quire test ran: merge from the same \
-                folder); a coverage file that does not match its flow file as it is now is bad \
-                input (docs/coverage.md).
+                the bytes one unsharded run gives. Each flow file is read once, by the path the \
+                coverage files name as quire test names it (relative to where quire test ran: \
+                merge from the same folder); an entry that does not match its flow file as it is \
+                now, or names no readable flow file, is bad input, refused at its position without \
+                quoting the file; counts add up to 2^53 at most (docs/coverage.md).
                 """
         )
 
@@ -75,6 +76,9 @@ struct CoverageCommand: ParsableCommand {
             if let problem = console.problem {
                 problems.append(
                     ReportError(what: "the console report", path: toStdout ? "standard error" : "standard output", reason: problem))
+            }
+            if coverageLcov != nil {
+                for line in CoverageReport.lcovLeftOut(merged) { printError("quire coverage merge: \(line)") }
             }
             for problem in problems { printError("quire coverage merge: \(problem)") }
             if !problems.isEmpty { throw ExitCode(Exit.badInput) }

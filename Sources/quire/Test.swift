@@ -173,7 +173,10 @@ struct Test: ParsableCommand {
             let lines = CoverageReport.console(outcome.coverage)
             consoleSink.write(lines.isEmpty ? "coverage: no script ran against a flow file\n" : lines.joined(separator: "\n") + "\n")
             coverageJSONFile?.write(JSONWriter.string(CoverageReport.json(outcome.coverage), style: .pretty) + "\n")
-            coverageLcovFile?.write(CoverageReport.lcov(outcome.coverage))
+            if let coverageLcovFile {
+                coverageLcovFile.write(CoverageReport.lcov(outcome.coverage))
+                for line in CoverageReport.lcovLeftOut(outcome.coverage) { printError("quire test: \(line)") }
+            }
         }
         // A report is renamed into place only when every byte of it was written; any that was not
         // fails the run (never "N passed" beside an empty or half-written report).

@@ -106,6 +106,42 @@ import Testing
         #expect(!stderr.contains("frame work"))
     }
 
+    /// `--record` onto a named pipe writes the script into it, in place, as `quire test` writes a
+    /// report (it replaced the pipe with a regular file); a pipe nobody reads is exit 5, said, and
+    /// stays a pipe.
+    @Test(GtkTest.enabled) func aRecordingOntoANamedPipeIsWrittenIntoItInPlace() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-record-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("recording.json").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        func isPipe() -> Bool {
+            var info = stat()
+            return stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        reader.arguments = ["30", "cat", fifo]
+        let read = Pipe()
+        reader.standardOutput = read
+        try reader.run()
+        usleep(200_000)  // cat has the pipe open before the app writes into it
+        let (status, stderr) = try run(["run", "--record", fifo, "--exit-after-first-frame"], environment: environment)
+        let text = String(decoding: read.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reader.waitUntilExit()
+        #expect(status == 0, "\(stderr)")
+        #expect(isPipe())
+        let script = try JSONParser.parse(text).value
+        #expect(script["format"] == .string("quire.session/1"), "\(text.prefix(300))")
+        #expect(text.components(separatedBy: "quire.session/1").count == 2, "one script, written once")
+
+        let (unread, said) = try run(["run", "--record", fifo, "--exit-after-first-frame"], environment: environment)
+        #expect(unread == 5)
+        #expect(said.contains("quire run: cannot write the recording: it is a named pipe that nobody reads"), "\(said)")
+        #expect(isPipe())
+    }
+
     /// `--replay` drives the window's widgets from a script and answers as `quire test` does.
     @Test(GtkTest.enabled) func aReplayedScriptPassesOrFailsWithTheHarnessCodes() throws {
         let environment = ProcessInfo.processInfo.environment

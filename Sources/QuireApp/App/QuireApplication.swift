@@ -125,7 +125,7 @@ public final class QuireApplication {
         app.onActivate { [weak self] in self?.activate() }
         let status = g_application_run(quire_g_application(app.pointer), 0, nil)
         flushPendingSave()
-        saveRecording()
+        saveRecording(last: true)
         if options.frameStats { printError(FrameStatistics(frameWork).summary) }
         if options.saveStats { printError(FrameStatistics(saveTimes).summary(named: "autosave", counting: "saves")) }
         if options.measureStart != nil, let peak = peakResidentMiB() { printLine("peak-rss-mib \((peak * 10).rounded() / 10)") }
@@ -136,10 +136,11 @@ public final class QuireApplication {
         return status
     }
 
-    /// Writes the recording (when recording) as the walkthrough stands now.
-    private func saveRecording() {
+    /// Writes the recording (when recording) as the walkthrough stands now; `last` when the app
+    /// is exiting (a named pipe or a device is written then only).
+    private func saveRecording(last: Bool) {
         guard let recorder, let session = recordedSession else { return }
-        recordError = recorder.write(endingWith: session)
+        recordError = recorder.write(endingWith: session, last: last)
     }
 
     /// The session being recorded: the walkthrough's, or the one that completed.
@@ -416,7 +417,7 @@ public final class QuireApplication {
     private func completed(_ completion: Completion) {
         guard let session = walkthrough?.host.session else { return }
         recordedSession = session
-        saveRecording()
+        saveRecording(last: false)
         storage.forgetSession()
         var values = completion.values
         if completion.outcome == .finished {

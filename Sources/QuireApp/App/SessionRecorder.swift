@@ -2,6 +2,7 @@ import GtkBindings
 import QuireGtk
 import CGtk
 import QuireCore
+import QuireHarness
 
 /// `quire run --record FILE`: what the user did, as a `quire.session/1` script. Every event the
 /// window sent the session is a step (frame ticks included, with their exact durations), and the
@@ -52,14 +53,21 @@ final class SessionRecorder {
         return .object(object)
     }
 
-    /// Writes the script atomically (a temporary file renamed over the target); nil or a message.
-    func write(endingWith session: Session) -> String? {
+    /// Writes the script as `quire test` writes its reports (`ReportFile`): a regular file (or
+    /// none yet) through a temporary file renamed over it, whole or not at all; a named pipe or a
+    /// device in place, never replaced by a regular file, and only when `last` (the app is
+    /// exiting), since a reader there would get every write one after the other. Nil, or why the
+    /// recording could not be written.
+    func write(endingWith session: Session, last: Bool) -> String? {
+        if !last && ReportFile.writesInPlace(path) { return nil }
         let text = JSONWriter.string(script(endingWith: session), style: .pretty) + "\n"
-        var error: UnsafeMutablePointer<GError>?
-        let ok = text.withCString { g_file_set_contents(path, $0, -1, &error) }
-        if ok != 0 { return nil }
-        defer { g_error_free(error) }
-        return error.map { String(cString: $0.pointee.message) } ?? "cannot write \(path)"
+        switch ReportFile.create(path, what: "the recording") {
+        case .failure(let error):
+            return error.reason
+        case .success(let file):
+            file.write(text)
+            return file.commit()?.reason
+        }
     }
 
     private static func currentDirectory() -> String {

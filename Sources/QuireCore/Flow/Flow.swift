@@ -18,6 +18,16 @@ public struct Flow: Sendable, Equatable {
     /// (`FlowReader`) keeps its bytes and parses them the first time this is asked for.
     public var document: JSONValue { source.value }
     let source: FlowDocument
+    /// The bytes the flow was read from — its file as it was when read — or nil for a flow built
+    /// from a value (`Codable`): what a report that points into the file must read, since the
+    /// file may have changed since.
+    public var sourceBytes: [UInt8]? { source.bytes.isEmpty ? nil : source.bytes }
+
+    /// Whether `other` was read from the same bytes as this flow (the same reading, or bytes
+    /// equal byte for byte), so the same items sit at the same places in both.
+    public func isSameReading(as other: Flow) -> Bool {
+        source === other.source || (!source.bytes.isEmpty && source.bytes == other.source.bytes)
+    }
     /// The folder the flow was loaded from, where its pages' layouts are found (`PageLayout`);
     /// nil for a flow given as text or restored from a snapshot, whose layouts are not used.
     public internal(set) var folder: String?

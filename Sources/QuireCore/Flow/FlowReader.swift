@@ -1338,8 +1338,8 @@ struct FlowReader: JSONScanning {
 /// A flow's document: the `JSONValue` it was read from, or its bytes, parsed the first time
 /// `Flow.document` is asked for (snapshots that embed the flow).
 final class FlowDocument: @unchecked Sendable {
-    /// Immutable; only `parsed` changes, under its lock.
-    private let bytes: [UInt8]
+    /// Immutable; only `parsed` changes, under its lock. Empty for a flow built from a value.
+    let bytes: [UInt8]
     private let limits: JSONLimits
     private let parsed: Mutex<JSONValue?>
 
