@@ -248,7 +248,8 @@ enum Graphviz {
         if let early {
             if let number = early.signal {
                 let name = number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "SIGHUP"
-                return .failure(Problem(message: "interrupted by \(name); Graphviz's dot was stopped and nothing was written", signal: number))
+                return .failure(
+                    Problem(message: "interrupted by \(name); Graphviz's dot was stopped and nothing was written", signal: number))
             }
             return .failure(
                 Problem(

@@ -175,7 +175,8 @@ import Testing
         #expect(lint.skipped == 1)
         let lines = try warnings(json)
         // At the condition (its value).
-        let column = json.utf8.count - #"{"all": ["#.utf8.count - never.utf8.count - #", {"field": "c0", "equals": "b"}]}}]}"#.utf8.count + 1
+        let column =
+            json.utf8.count - #"{"all": ["#.utf8.count - never.utf8.count - #", {"field": "c0", "equals": "b"}]}}]}"#.utf8.count + 1
         #expect(
             lines == [
                 "f.json:1:\(column): $.pages[1].visibleIf: note: page 'q': visibleIf not analysed: the values of the 11 fields it reaches make more than 65536 combinations"

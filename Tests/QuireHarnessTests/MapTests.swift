@@ -166,7 +166,9 @@ import Testing
 
     func waitForPid(_ file: URL) -> pid_t? {
         for _ in 0..<500 {
-            if let text = try? String(contentsOf: file, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            if let text = try? String(contentsOf: file, encoding: .utf8),
+                let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
                 return pid
             }
             usleep(10_000)

@@ -79,7 +79,8 @@ public struct FlowLint: Sendable {
         }
         analyseConditions()
         if let at = budgetNote, pastBudget > 1 {
-            warnings[at].message += ", nor \(pastBudget - 1) later page\(pastBudget == 2 ? "" : "s") and field\(pastBudget == 2 ? "" : "s") with conditions"
+            warnings[at].message +=
+                ", nor \(pastBudget - 1) later page\(pastBudget == 2 ? "" : "s") and field\(pastBudget == 2 ? "" : "s") with conditions"
         }
         analyseWheels()
         analyseLocales()
