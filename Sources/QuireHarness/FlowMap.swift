@@ -150,7 +150,10 @@ public struct FlowMap {
             let label = gated && validated ? "next (gate: valid)" : "next"
             let color = gated && validated ? "#e65100" : "#37474f"
             out += "  p\(pageIndex) -> p\(pageIndex + 1) [label=\"\(label)\", color=\"\(color)\", fontcolor=\"\(color)\"];\n"
-            // Past the following pages that have a visibleIf, to the first that has none.
+            // Past a run of pages that have a visibleIf, to the first that has none: one edge a run,
+            // from the page before it (not a fan from each page of the run, which Graphviz lays
+            // out in time growing with the square of the run).
+            guard pageIndex == 0 || flow.pages[pageIndex].visibleIf == nil else { continue }
             var next = pageIndex + 1
             while next < flow.pages.count, flow.pages[next].visibleIf != nil { next += 1 }
             if next > pageIndex + 1 && next < flow.pages.count {
@@ -219,8 +222,10 @@ public struct FlowMap {
     }
 
     /// Text from a document made safe inside a Graphviz HTML-like label (and so in the SVG
-    /// `dot` makes of it): at most `limit` characters (then `…`), control characters written as
-    /// `\n`, `\uXXXX`, and `& < > " '` as entities.
+    /// `dot` makes of it): at most `limit` characters (then `…`), control characters and the
+    /// other characters XML forbids (U+FFFE, U+FFFF) written as `\n`, `\uXXXX`, `& < > " '` as
+    /// entities, and a backslash doubled — Graphviz expands `\N`, `\G`, `\E`, … in labels (to
+    /// the node's name, the graph's, …), even written `&#92;N`, and shows `\\` as one backslash.
     public static func escape(_ text: String, limit: Int) -> String {
         var shown = Printable.line(text)
         if shown.count > limit { shown = String(shown.prefix(limit)) + "…" }
@@ -233,9 +238,35 @@ public struct FlowMap {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
+            case "\\": out += "\\\\"
+            case "\u{FFFE}": out += "\\\\ufffe"
+            case "\u{FFFF}": out += "\\\\uffff"
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out
+    }
+
+    /// The most pages and fields `--format svg` hands Graphviz's `dot`, whose layout grows faster
+    /// than the graph (a map of this size takes seconds); a larger flow is refused (exit 2), and
+    /// `--format dot` still writes its graph.
+    public static let svgPageLimit = 500
+    public static let svgFieldLimit = 5_000
+
+    /// Where and why a flow is too large for `--format svg`: the first page or field past the limits.
+    public func svgProblem() -> (path: JSONPath, message: String)? {
+        if flow.pages.count > Self.svgPageLimit {
+            return (
+                JSONPath.root + "pages" + Self.svgPageLimit,
+                "--format svg draws at most \(Self.svgPageLimit) pages and this flow has \(flow.pages.count) (Graphviz's layout grows faster than the graph); --format dot writes the graph"
+            )
+        }
+        if flow.fields.count > Self.svgFieldLimit {
+            return (
+                flow.path(ofField: Self.svgFieldLimit),
+                "--format svg draws at most \(Self.svgFieldLimit) fields and this flow has \(flow.fields.count) (Graphviz's layout grows faster than the graph); --format dot writes the graph"
+            )
+        }
+        return nil
     }
 }

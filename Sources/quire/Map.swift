@@ -13,9 +13,15 @@ struct Map: ParsableCommand {
             --coverage-json (from quire test --coverage-json), pages, fields and condition \
             outcomes a suite covered are green, the rest grey. See docs/flow-map.md.
 
+            --format svg draws at most 500 pages and 5,000 fields (exit 2 beyond, at the first page \
+            or field past them) and gives dot --dot-timeout seconds; dot is stopped when quire is \
+            interrupted.
+
             Exit codes: 0 written; 2 bad input (a broken flow, an unreadable coverage file, a file \
-            that could not be written) or a usage error; 6 (--format svg) Graphviz's dot program \
-            is not on PATH, or it failed.
+            that could not be written, a flow too large for --format svg) or a usage error; 6 \
+            (--format svg) Graphviz's dot program is not on PATH, failed or ran out of time; 130, \
+            143, 129 interrupted by SIGINT, SIGTERM, SIGHUP while dot ran (dot stopped, nothing \
+            written).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -36,6 +42,15 @@ struct Map: ParsableCommand {
 
     @Option(help: "The language of the texts shown (a BCP 47 tag).")
     var locale = "en"
+
+    @Option(help: ArgumentHelp("How long Graphviz's dot may lay out the map (--format svg).", valueName: "SECONDS"))
+    var dotTimeout: Double = 60
+
+    func validate() throws {
+        guard dotTimeout > 0, dotTimeout <= 86_400 else {
+            throw ValidationError("--dot-timeout must be more than 0 and at most 86400 seconds")
+        }
+    }
 
     func run() throws {
         let loaded: Flow
@@ -64,14 +79,21 @@ struct Map: ParsableCommand {
             }
             map.coverage = coverage
         }
+        if format == .svg, let (path, message) = map.svgProblem() {
+            // At the first page or field past the limit, as load errors are.
+            var reader = DocumentReader(file: flow, bytes: (try? Flow.readDocument(flow)) ?? [])
+            reader.error(path, message)
+            for diagnostic in reader.diagnostics() { printError(diagnostic.description) }
+            throw ExitCode(Exit.badInput)
+        }
         let source = map.dot()
         var bytes = Array(source.utf8)
         if format == .svg {
-            switch Graphviz.render(source) {
+            switch Graphviz.render(source, seconds: dotTimeout) {
             case .success(let svg): bytes = svg
             case .failure(let problem):
                 printError("quire map: \(problem.message)")
-                throw ExitCode(Exit.noGraphviz)
+                throw ExitCode(problem.signal.map { 128 + $0 } ?? Exit.noGraphviz)
             }
         }
         if let output {
@@ -92,11 +114,17 @@ struct Map: ParsableCommand {
     }
 }
 
-/// Graphviz's `dot` program, found on PATH and run with the graph on its standard input.
+/// Graphviz's `dot` program, found on PATH and run with the graph on its standard input, within
+/// a time limit; stopped (SIGKILL) and reaped when the limit passes or quire is interrupted.
 enum Graphviz {
     struct Problem: Error {
         var message: String
+        /// The signal quire was interrupted by, when it was (the exit is 128 + it).
+        var signal: Int32? = nil
     }
+
+    /// The write end of the pipe the signal handler writes to.
+    nonisolated(unsafe) static var signalPipe: Int32 = -1
 
     static func program() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -107,13 +135,68 @@ enum Graphviz {
         return nil
     }
 
-    static func render(_ source: String) -> Result<[UInt8], Problem> {
+    /// What ended dot early: a time limit or a signal to quire. Set once, under its lock, by
+    /// the timer or a signal's handler, which then kill dot while it has not been waited for.
+    final class Stop: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reason: (timeout: Bool, signal: Int32?)? = nil
+        private var running = true
+        let pid: pid_t
+
+        init(pid: pid_t) { self.pid = pid }
+
+        func stop(timeout: Bool, signal: Int32?) {
+            lock.lock()
+            defer { lock.unlock() }
+            guard running, reason == nil else { return }
+            reason = (timeout, signal)
+            kill(pid, SIGKILL)
+        }
+
+        /// After dot ended (waited for): nothing is killed any more, and why it ended early.
+        func ended() -> (timeout: Bool, signal: Int32?)? {
+            lock.lock()
+            defer { lock.unlock() }
+            running = false
+            return reason
+        }
+    }
+
+    static func render(_ source: String, seconds: Double) -> Result<[UInt8], Problem> {
         guard let dot = program() else {
             return .failure(
                 Problem(
                     message:
                         "--format svg needs Graphviz's dot program, which is not on PATH (Debian: apt-get install graphviz); --format dot writes the graph without it"
                 ))
+        }
+        // A dot that is stopped before it has read the whole graph must not kill quire with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        // SIGINT, SIGTERM and SIGHUP while dot runs stop it; quire then exits as interrupted. The
+        // handler only writes the signal's number to a pipe; a thread waiting on it stops dot.
+        let signals = [SIGINT, SIGTERM, SIGHUP]
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            return .failure(Problem(message: "cannot run \(dot): \(String(cString: strerror(errno)))"))
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        signalPipe = ends[1]
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in signals {
+            sigaddset(&unblock, number)
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = Glibc.write(Graphviz.signalPipe, &byte, 1)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        func restore() {
+            for number in signals { signal(number, SIG_DFL) }
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: dot)
@@ -127,21 +210,78 @@ enum Graphviz {
         do {
             try process.run()
         } catch {
+            restore()
             return .failure(Problem(message: "cannot run \(dot): \(error.localizedDescription)"))
         }
-        // Write the graph on its own thread, so a full output pipe cannot stall both sides.
+        let stop = Stop(pid: process.processIdentifier)
+        let readEnd = ends[0]
+        let watcher = Thread {
+            var number: UInt8 = 0
+            while true {
+                let count = read(readEnd, &number, 1)
+                if count < 0 && errno == EINTR { continue }
+                // 0: dot ended (the byte `render` writes then).
+                if count == 1 && number != 0 { stop.stop(timeout: false, signal: Int32(number)) }
+                return
+            }
+        }
+        watcher.start()
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { stop.stop(timeout: true, signal: nil) }
+        // Write the graph and read dot's messages on threads of their own, so that no full pipe
+        // can stall both sides.
         let writer = Thread {
-            input.fileHandleForWriting.write(Data(source.utf8))
+            try? input.fileHandleForWriting.write(contentsOf: Data(source.utf8))
             try? input.fileHandleForWriting.close()
         }
         writer.start()
+        let said = Said()
+        let reader = Thread {
+            said.set(errors.fileHandleForReading.readDataToEndOfFile())
+        }
+        reader.start()
         let svg = output.fileHandleForReading.readDataToEndOfFile()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let early = stop.ended()
+        restore()
+        var done: UInt8 = 0
+        _ = Glibc.write(ends[1], &done, 1)
+        if let early {
+            if let number = early.signal {
+                let name = number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "SIGHUP"
+                return .failure(
+                    Problem(message: "interrupted by \(name); Graphviz's dot was stopped and nothing was written", signal: number))
+            }
+            return .failure(
+                Problem(
+                    message:
+                        "Graphviz's dot did not finish within \(JSONWriter.number(seconds)) s (--dot-timeout) and was stopped; --format dot writes the graph without it"
+                ))
+        }
         guard process.terminationStatus == 0, !svg.isEmpty else {
-            let reason = Printable.line(String(decoding: said.prefix(2000), as: UTF8.self))
+            let reason = Printable.line(String(decoding: said.get().prefix(2000), as: UTF8.self))
             return .failure(Problem(message: "Graphviz's dot failed (exit \(process.terminationStatus)): \(reason)"))
         }
         return .success(Array(svg))
+    }
+
+    /// What dot wrote to its standard error, read on a thread of its own.
+    final class Said: @unchecked Sendable {
+        private let lock = NSCondition()
+        private var data: Data? = nil
+
+        func set(_ value: Data) {
+            lock.lock()
+            data = value
+            lock.broadcast()
+            lock.unlock()
+        }
+
+        /// Waits for dot's standard error to end (it has, once dot was waited for).
+        func get() -> Data {
+            lock.lock()
+            defer { lock.unlock() }
+            while data == nil { lock.wait() }
+            return data!
+        }
     }
 }

@@ -31,7 +31,7 @@ struct Quire: ParsableCommand {
             (check --strict); 2 bad input (a broken flow or script, \
             a missing file), a report that could not be written, or a usage error; 3 (run) no \
             display; 4 (run) built without GTK 4; 5 (run) the --record file could not be written; \
-            6 (map) Graphviz's dot program is missing; 130/143/129 (test) interrupted by SIGINT/SIGTERM/SIGHUP.
+            6 (map) Graphviz's dot program is missing, failed or timed out; 130/143/129 (test, map) interrupted by SIGINT/SIGTERM/SIGHUP.
             """,
         version: "0.1.0",
         subcommands: [Check.self, Test.self, CoverageCommand.self, Map.self, GenerateSessions.self, Run.self]

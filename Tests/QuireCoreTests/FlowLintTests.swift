@@ -160,7 +160,7 @@ import Testing
         #expect(wheels.contains { $0.contains("no value from min 61 to max 119 can be shown by the wheels") })
     }
 
-    @Test func aFlowBeyondTheCombinationLimitIsSkippedNotWarned() throws {
+    @Test func aFlowBeyondTheCombinationLimitIsNotedNotWarned() throws {
         // 11 choices, each of 3 values to conditions (null, the option named, another), reach
         // 4 × 3^10 = 236,196 combinations: more than one item may evaluate.
         let fields = (0..<11).map {
@@ -171,8 +171,82 @@ import Testing
             #"{"id": "p", "fields": [\#(fields.joined(separator: ","))]}, {"id": "q", "visibleIf": {"all": [\#(never), {"field": "c0", "equals": "b"}]}}"#
         )
         let lint = FlowLint(try makeFlow(json))
-        #expect(lint.warnings.isEmpty)
+        #expect(lint.warningCount == 0)
         #expect(lint.skipped == 1)
+        let lines = try warnings(json)
+        // At the condition (its value).
+        let column =
+            json.utf8.count - #"{"all": ["#.utf8.count - never.utf8.count - #", {"field": "c0", "equals": "b"}]}}]}"#.utf8.count + 1
+        #expect(
+            lines == [
+                "f.json:1:\(column): $.pages[1].visibleIf: note: page 'q': visibleIf not analysed: the values of the 11 fields it reaches make more than 65536 combinations"
+            ])
+    }
+
+    /// A flow whose conditions are each a long `any`: 8 toggles (3 values each: 6,561
+    /// combinations) and fields whose `enabledIf` is `any` of `parts` false clauses, so each is
+    /// evaluated whole for every combination.
+    func largeConditions(fields: Int, parts: Int) -> String {
+        let toggles = (0..<8).map { #"{"id": "t\#($0)", "kind": "toggle"}"# }.joined(separator: ",")
+        let clause = (0..<parts).map { #"{"all": [{"field": "t\#($0 % 8)", "equals": true}, {"field": "t\#($0 % 8)", "equals": false}]}"# }
+            .joined(separator: ",")
+        let conditional = (0..<fields).map { #"{"id": "f\#($0)", "kind": "toggle", "enabledIf": {"any": [\#(clause)]}}"# }
+        return flow(#"{"id": "a", "fields": [\#(toggles)]}, {"id": "b", "fields": [\#(conditional.joined(separator: ","))]}"#)
+    }
+
+    @Test func theWorkOfOneItemIsBoundedByTheSizeOfItsConditionsNotOnlyItsCombinations() throws {
+        // 6,561 combinations × a condition of 1 + 400 × 5 steps: far past `workLimit`, though
+        // far under `combinationLimit`. Noted at the key, never warned.
+        let json = largeConditions(fields: 2, parts: 400)
+        let lint = FlowLint(try makeFlow(json))
+        #expect(lint.warningCount == 0)
+        #expect(lint.skipped == 2)
+        let lines = try warnings(json)
+        #expect(lines.count == 2)
+        #expect(
+            lines[0].contains(
+                "$.pages[1].fields[0].enabledIf: note: field 'f0': enabledIf not analysed: its 6561 combinations × 2001 steps of conditions each are more than the 2000000 steps one item may take"
+            ), "\(lines)")
+        // A small one is decided: never true.
+        let small = try warnings(largeConditions(fields: 1, parts: 10))
+        #expect(small.count == 1 && small[0].contains("warning: field 'f0' can never be enabled"), "\(small)")
+    }
+
+    @Test func theFlowsWorkIsBoundedAndOneNoteCountsWhatWasLeft() throws {
+        // Each item takes 2 × 6,561 × 201 = 2.6 M steps, all evaluated (never true, judged as
+        // shown and while the field is): the flow's 20 M steps decide 7 of them; the 8th has a
+        // note that counts the 32 after it.
+        let json = largeConditions(fields: 40, parts: 40)
+        let lint = FlowLint(try makeFlow(json))
+        let notes = lint.warnings.filter { $0.kind == .notAnalysed }
+        #expect(lint.warnings.count { $0.kind == .fieldNeverEnabled } == 7)
+        #expect(notes.count == 1)
+        #expect(
+            notes.first?.message
+                == "field 'f7': enabledIf not analysed: the lint's 20000000 steps for the whole flow are spent, nor 32 later pages and fields with conditions"
+        )
+        #expect(lint.skipped == 33)
+        #expect(lint.budget >= 0)
+    }
+
+    @Test func aMissingTextWarningNamesAFewTagsAndCountsTheRest() throws {
+        // 300 display strings, each with its own tag besides "en": each lacks 299 tags; the
+        // message names 8 and counts the rest, so the output is linear in the flow.
+        let pages = (0..<300).map { #"{"id": "p\#($0)", "title": {"en": "x", "en-\#(String($0, radix: 16))": "y"}}"# }
+        let json = flow(pages.joined(separator: ","))
+        let messages = FlowLint(try makeFlow(json)).warnings.map(\.message)
+        #expect(messages.count == 300)
+        #expect(messages.allSatisfy { $0.count < 300 })
+        let lines = try warnings(json)
+        #expect(
+            lines[0].hasSuffix(
+                "$.pages[0].title: warning: no text for 'en-1', 'en-2', 'en-3', 'en-4', 'en-5', 'en-6', 'en-7', 'en-8' and 291 more (the flow's display strings use 'en', 'en-0', 'en-1', 'en-2', 'en-3', 'en-4', 'en-5', 'en-6' and 293 more)"
+            ), "\(lines[0])")
+        #expect(messages[299].hasPrefix("no text for 'en-0', 'en-1', 'en-2', 'en-3', 'en-4', 'en-5', 'en-6', 'en-7' and 291 more"))
+        // A long tag is shortened.
+        let long = "en-" + Array(repeating: "abcdefgh", count: 20).joined(separator: "-")
+        let shortened = try warnings(flow(#"{"id": "p", "title": {"en": "x", "\#(long)": "y"}, "body": {"en": "z"}}"#))
+        #expect(shortened.count == 1 && shortened[0].contains("no text for '\(long.prefix(35))…'"), "\(shortened)")
     }
 
     @Test func aLongChainOfConditionsIsLintedInBoundedWork() throws {
@@ -184,7 +258,9 @@ import Testing
             #"{"id": "p\#(page)", "fields": [\#(fields[(page * 100)..<(page * 100 + 100)].joined(separator: ","))]}"#
         }
         let lint = FlowLint(try makeFlow(flow(pages.joined(separator: ","))))
-        #expect(lint.warnings.isEmpty)
+        #expect(lint.warningCount == 0)
+        #expect(lint.warnings.allSatisfy { $0.kind == .notAnalysed })
+        #expect(lint.warnings.count { $0.message.contains("its conditions reach more than 32 fields") } > 2900)
         #expect(lint.skipped > 2900)
         // The first fields are analysed: t1 is shown when t0 is on, hidden when it is not.
         #expect(lint.skipped < 3000)

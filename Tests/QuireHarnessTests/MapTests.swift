@@ -46,7 +46,7 @@ import Testing
                 """#)
         let dot = FlowMap(flow: flow).dot()
         #expect(dot.contains("&lt;/TD&gt;&lt;/TR&gt;&lt;/TABLE&gt;&gt;]; p9 -&gt; p0; &lt;B&gt;&amp;amp;&quot;&#39;"))
-        #expect(dot.contains("line\\nbreak \\u0007 bell"))
+        #expect(dot.contains("line\\\\nbreak \\\\u0007 bell"))
         #expect(dot.contains("a &lt; b &amp; c &gt; d"))
         #expect(!dot.contains("p9 -> p0"))
         #expect(FlowMap.escape(String(repeating: "x", count: 100), limit: 60) == String(repeating: "x", count: 60) + "…")
@@ -81,6 +81,146 @@ import Testing
         try again.run()
         again.waitUntilExit()
         #expect(again.terminationStatus == 0)
+    }
+
+    @Test func graphvizEscapesAndXMLIllegalCharactersShowLiterally() throws {
+        // Graphviz expands \N, \G, \E, \L, … in labels (even written &#92;N); U+FFFE and U+FFFF
+        // are not XML, and dot refused the label.
+        let flow = try Flow.load(
+            json: #"""
+                {"format": "quire.flow/1", "id": "x", "title": "a \\N b \\G c \\E \\L \\T \\H \\n \\l \\r \uFFFE \uFFFF",
+                 "pages": [{"id": "p", "title": "\\\\N", "fields": [{"id": "t", "kind": "text", "label": "\\N"}]}]}
+                """#)
+        let dot = FlowMap(flow: flow).dot()
+        #expect(dot.contains(#"a \\N b \\G c \\E \\L \\T \\H \\n \\l \\r \\ufffe \\uffff"#), "\(dot)")
+        #expect(dot.contains(#"<B>1. p</B> \\\\N"#), "\(dot)")
+        #expect(!dot.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0xFFFF })
+        // dot shows the text as written, and its SVG is XML.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-map-escapes-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("flow.json")
+        try Data(JSONWriter.string(flow.document).utf8).write(to: file)
+        let svg = folder.appendingPathComponent("map.svg").path
+        let run = try CommandTests().quire(["map", "--format", "svg", "-o", svg, file.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.contains(#"a \N b \G c \E \L \T \H \n \l \r \ufffe \uffff"#), "\(text)")
+        #expect(text.contains(#"\\N"#))
+        #expect(!text.contains("quire_flow b"))
+        let xmllint = Process()
+        xmllint.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
+        xmllint.arguments = ["--noout", svg]
+        try xmllint.run()
+        xmllint.waitUntilExit()
+        #expect(xmllint.terminationStatus == 0)
+    }
+
+    @Test func aRunOfConditionalPagesHasOneSkipEdgeNotAFan() throws {
+        // 100 pages with a visibleIf between two without: one dashed edge, from the page before
+        // the run to the page after it (a fan of 99 took dot 232 s).
+        var pages = [#"{"id": "p0", "fields": [{"id": "on", "kind": "toggle"}]}"#]
+        pages += (1...100).map { #"{"id": "p\#($0)", "visibleIf": {"field": "on", "equals": true}}"# }
+        pages.append(#"{"id": "last"}"#)
+        let flow = try Flow.load(json: #"{"format": "quire.flow/1", "id": "fan", "pages": [\#(pages.joined(separator: ","))]}"#)
+        let dot = FlowMap(flow: flow).dot()
+        #expect(dot.components(separatedBy: "style=dashed").count - 1 == 1)
+        #expect(dot.contains("p0 -> p101 [style=dashed, label=\"when hidden\""))
+        #expect(dot.components(separatedBy: "label=\"next\"").count - 1 == 101)
+    }
+
+    @Test func svgRefusesAFlowPastItsLimitsAtThePageAndDotStillWritesIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-map-large-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("flow.json")
+        let pages = (0...FlowMap.svgPageLimit).map { #"{"id": "p\#($0)"}"# }.joined(separator: ",\n")
+        try Data(#"{"format": "quire.flow/1", "id": "large", "pages": [\#(pages)]}"#.utf8).write(to: file)
+        let run = try CommandTests().quire(["map", "--format", "svg", file.path])
+        #expect(run.status == 2)
+        #expect(
+            run.stderr
+                == "\(file.path):\(FlowMap.svgPageLimit + 1):1: $.pages[500]: --format svg draws at most 500 pages and this flow has 501 (Graphviz's layout grows faster than the graph); --format dot writes the graph\n"
+        )
+        #expect(run.stdout.isEmpty)
+        let dot = try CommandTests().quire(["map", file.path])
+        #expect(dot.status == 0 && dot.stdout.hasPrefix("digraph quire_flow {"))
+    }
+
+    /// A `dot` that never ends, on PATH in a folder of its own: it writes its process id and sleeps.
+    func slowDot(in folder: URL) throws -> (path: String, pidFile: URL) {
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let pidFile = folder.appendingPathComponent("dot.pid")
+        let script = bin.appendingPathComponent("dot")
+        try Data("#!/bin/sh\ncat > /dev/null\necho $$ > '\(pidFile.path)'\nexec sleep 300\n".utf8).write(to: script)
+        chmod(script.path, 0o755)
+        return (bin.path + ":/usr/bin:/bin", pidFile)
+    }
+
+    func alive(_ pid: pid_t) -> Bool {
+        // Gone, or a zombie no one waited for, counts as not running; reaped is checked by its parent.
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return !stat.contains(") Z ")
+    }
+
+    func waitForPid(_ file: URL) -> pid_t? {
+        for _ in 0..<500 {
+            if let text = try? String(contentsOf: file, encoding: .utf8),
+                let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return pid
+            }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    @Test(.timeLimit(.minutes(1))) func dotPastItsTimeLimitIsKilledAndQuireExits6() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-map-timeout-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (path, pidFile) = try slowDot(in: folder)
+        let process = Process()
+        process.executableURL = CommandTests.binary
+        process.arguments = ["map", "--format", "svg", "--dot-timeout", "1", "-o", folder.appendingPathComponent("m.svg").path, Self.demo]
+        process.environment = ["PATH": path]
+        let errors = Pipe()
+        process.standardError = errors
+        let started = Date()
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 6)
+        #expect(said.contains("Graphviz's dot did not finish within 1 s (--dot-timeout) and was stopped"), "\(said)")
+        #expect(Date().timeIntervalSince(started) < 20)
+        let pid = try #require(waitForPid(pidFile))
+        #expect(!alive(pid), "dot (\(pid)) survived")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("m.svg").path))
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
+    func anInterruptedMapStopsDot(signal: Int32, code: Int32) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-map-signal-\(getpid())-\(signal)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (path, pidFile) = try slowDot(in: folder)
+        let process = Process()
+        process.executableURL = CommandTests.binary
+        process.arguments = ["map", "--format", "svg", "-o", folder.appendingPathComponent("m.svg").path, Self.demo]
+        process.environment = ["PATH": path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let pid = try #require(waitForPid(pidFile))
+        #expect(alive(pid))
+        kill(process.processIdentifier, signal)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == code, "\(said)")
+        #expect(said.contains("interrupted by"), "\(said)")
+        #expect(!alive(pid), "dot (\(pid)) survived")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("m.svg").path))
     }
 
     @Test func withoutGraphvizSVGExits6WithAClearMessageAndDotStillWorks() throws {

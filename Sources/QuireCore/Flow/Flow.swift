@@ -419,6 +419,23 @@ public indirect enum Condition: Sendable, Hashable {
         }
     }
 
+    /// The steps evaluating the condition takes at most, what the lint's budget counts: one a
+    /// node, one a value compared (each value of `in`), one more per 16 bytes of a text compared
+    /// (texts compare scalar by scalar).
+    var cost: Int {
+        func value(_ value: FieldValue) -> Int {
+            if case .text(let text) = value { return 1 + text.utf8.count / 16 }
+            return 1
+        }
+        switch self {
+        case .equals(_, let expected), .notEquals(_, let expected): return 1 + value(expected)
+        case .oneOf(_, let options): return options.reduce(1) { $0 + value($1) }
+        case .greaterThan, .lessThan, .filled: return 1
+        case .all(let conditions), .any(let conditions): return conditions.reduce(1) { $0 + $1.cost }
+        case .not(let condition): return 1 + condition.cost
+        }
+    }
+
     /// Evaluates against the effective value of each field (`.null` for a hidden field).
     func evaluate(_ value: (Int) -> FieldValue) -> Bool {
         switch self {

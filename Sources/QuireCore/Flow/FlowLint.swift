@@ -19,34 +19,49 @@ public struct FlowLint: Sendable {
 
         /// A note informs and never fails `--strict`: the bound of a duration the wheels cannot
         /// show snaps to one they can (CONTRACT §2), which a flow may mean (durations.json's nap).
-        public var isNote: Bool { kind == .minUnreachable || kind == .maxUnreachable }
+        /// So is an item the analysis could not decide within its bounds (`notAnalysed`).
+        public var isNote: Bool { kind == .minUnreachable || kind == .maxUnreachable || kind == .notAnalysed }
     }
 
     public enum Kind: String, Sendable, Hashable {
         case pageNeverVisible, fieldNeverVisible, fieldNeverEnabled, conditionNeverTrue, conditionAlwaysTrue
-        case minUnreachable, maxUnreachable, missingText
+        case minUnreachable, maxUnreachable, missingText, notAnalysed
     }
 
     /// Value combinations evaluated for one page or field; beyond it the item is not analysed
-    /// (no warning, never a wrong one). A documented limit: the product of the domains of the
-    /// fields a condition reaches, transitively through their own visibility.
+    /// (a note says so; never a wrong warning). A documented limit: the product of the domains
+    /// of the fields a condition reaches, transitively through their own visibility.
     public static let combinationLimit = 65_536
-    /// Combinations evaluated for the whole flow; past it, the remaining items are skipped, so a
-    /// flow of 100,000 conditional fields is linted in bounded time.
-    public static let flowCombinationLimit = 4_000_000
+    /// Steps one page or field may take: its combinations × the size of the conditions each
+    /// evaluates (nodes, values listed, long texts compared). Beyond it the item is not analysed.
+    public static let workLimit = 2_000_000
+    /// Steps for the whole flow; past it, the remaining items are not analysed (one note says
+    /// how many), so the lint of any flow is bounded: linear in the document up to this bound.
+    public static let flowWorkLimit = 20_000_000
     /// Fields one item's conditions may reach, transitively; beyond it the item is skipped.
     public static let reachLimit = 32
 
-    /// Combinations left for this flow.
-    var budget = FlowLint.flowCombinationLimit
+    /// Steps left for this flow.
+    var budget = FlowLint.flowWorkLimit
     /// Each field's page and `visibleIf`, each page's `visibleIf`, read without copying the flow.
     let fieldPage: [Int]
     let fieldVisibleIf: [Condition?]
     let pageVisibleIf: [Condition?]
+    /// The size of each field's and each page's `visibleIf` (`Condition.cost`), and the fields
+    /// it names (nil past `reachLimit`), found once: an item's cost never walks another's condition.
+    let fieldVisibleCost: [Int]
+    let pageVisibleCost: [Int]
+    let fieldVisibleNames: [[Int]?]
+    let pageVisibleNames: [[Int]?]
+    /// The item the flow's budget ran out at (its note is completed at the end), and how many
+    /// items were not analysed after it.
+    var budgetNote: Int? = nil
+    var pastBudget = 0
 
     public let flow: Flow
     public private(set) var warnings: [Warning] = []
-    /// Pages and fields the analysis skipped for the combination limit.
+    /// Pages and fields the analysis did not decide for its limits (each has a note, but those
+    /// past the flow's budget, counted in one).
     public private(set) var skipped = 0
 
     public init(_ flow: Flow) {
@@ -54,11 +69,19 @@ public struct FlowLint: Sendable {
         fieldPage = flow.fields.map(\.page)
         fieldVisibleIf = flow.fields.map(\.visibleIf)
         pageVisibleIf = flow.pages.map(\.visibleIf)
+        fieldVisibleCost = fieldVisibleIf.map { $0?.cost ?? 0 }
+        pageVisibleCost = pageVisibleIf.map { $0?.cost ?? 0 }
+        fieldVisibleNames = fieldVisibleIf.map { $0.map(Self.names(in:)) ?? [] }
+        pageVisibleNames = pageVisibleIf.map { $0.map(Self.names(in:)) ?? [] }
         let (literals, bounds) = Self.comparisons(in: flow)
         domains = flow.fields.enumerated().map {
             Self.domain(of: $0.element, literals: literals[$0.offset] ?? [], bounds: bounds[$0.offset] ?? [])
         }
         analyseConditions()
+        if let at = budgetNote, pastBudget > 1 {
+            warnings[at].message +=
+                ", nor \(pastBudget - 1) later page\(pastBudget == 2 ? "" : "s") and field\(pastBudget == 2 ? "" : "s") with conditions"
+        }
         analyseWheels()
         analyseLocales()
     }
@@ -166,10 +189,12 @@ public struct FlowLint: Sendable {
         for (pageIndex, page) in flow.pages.enumerated() {
             guard let condition = page.visibleIf else { continue }
             let path = JSONPath.root + "pages" + pageIndex
-            guard let outcomes = outcomes(of: [condition], over: fieldsOf([condition]), when: { _ in true }) else {
-                skipped += 1
-                continue
-            }
+            let item = "page '\(page.id)': visibleIf"
+            guard
+                let outcomes = outcomes(
+                    of: [condition], over: fieldsOf([pageVisibleNames[pageIndex]]), when: { _ in true }, whenCost: 0,
+                    item: item, at: path + "visibleIf")
+            else { continue }
             if !outcomes[0].true {
                 neverVisiblePages.insert(pageIndex)
                 warnings.append(
@@ -195,20 +220,22 @@ public struct FlowLint: Sendable {
             let path = JSONPath.root + "pages" + field.page + "fields" + (fieldIndex - page.fieldRange.lowerBound)
             // Each condition matters only while the field's page is shown; enabledIf and
             // requiredIf only while the field is.
-            var conditions = present.map(\.1)
-            if let pageCondition = page.visibleIf { conditions.append(pageCondition) }
-            let fields = fieldsOf(conditions)
+            // (The field's own visibleIf and its page's are named by lists found once.)
+            var names = [fieldVisibleNames[fieldIndex], pageVisibleNames[field.page]]
+            for (key, condition) in present where key != "visibleIf" { names.append(Self.names(in: condition)) }
+            let fields = fieldsOf(names)
             let pageVisible = { (value: (Int) -> FieldValue) in page.visibleIf?.evaluate(value) ?? true }
             let visibleCondition = field.visibleIf
+            let pageCost = pageVisibleCost[field.page]
+            let item = "field '\(field.id)': " + present.map(\.0).joined(separator: ", ")
+            let at = path + present[0].0
             guard
-                let visibility = outcomes(of: present.map(\.1), over: fields, when: pageVisible),
+                let visibility = outcomes(of: present.map(\.1), over: fields, when: pageVisible, whenCost: pageCost, item: item, at: at),
                 let whileVisible = outcomes(
                     of: present.map(\.1), over: fields,
-                    when: { value in pageVisible(value) && (visibleCondition?.evaluate(value) ?? true) })
-            else {
-                skipped += 1
-                continue
-            }
+                    when: { value in pageVisible(value) && (visibleCondition?.evaluate(value) ?? true) },
+                    whenCost: pageCost + fieldVisibleCost[fieldIndex], item: item, at: at)
+            else { continue }
             for (at, (key, _)) in present.enumerated() {
                 let seen = key == "visibleIf" ? visibility[at] : whileVisible[at]
                 if key == "visibleIf" && !seen.true {
@@ -243,41 +270,99 @@ public struct FlowLint: Sendable {
         }
     }
 
-    /// The fields `conditions` name, with, transitively, the fields their visibility depends on
-    /// (their own and their page's `visibleIf`), in document order.
-    /// nil when they reach more than `reachLimit` fields.
-    func fieldsOf(_ conditions: [Condition]) -> [Int]? {
+    /// The distinct fields `condition` names, in the order met; nil past `reachLimit`. Linear in
+    /// the condition (a `Set` of at most `reachLimit + 1` fields).
+    static func names(in condition: Condition) -> [Int]? {
+        var found = Set<Int>()
+        var list: [Int] = []
+        condition.forEachField { field in
+            if found.count <= reachLimit, found.insert(field).inserted { list.append(field) }
+        }
+        return found.count > reachLimit ? nil : list
+    }
+
+    /// The fields the lists `names` hold (those of an item's conditions), with, transitively, the
+    /// fields their visibility depends on (their own and their page's `visibleIf`, from the lists
+    /// found once), in document order. nil when they reach more than `reachLimit` fields, or a
+    /// condition on the way names more.
+    func fieldsOf(_ names: [[Int]?]) -> [Int]? {
         var found = Set<Int>()
         var work: [Int] = []
-        func visit(_ condition: Condition?) {
-            condition?.forEachField { field in
-                if found.count <= Self.reachLimit, found.insert(field).inserted { work.append(field) }
+        func visit(_ list: [Int]?) -> Bool {
+            guard let list else { return false }
+            for field in list where found.insert(field).inserted {
+                if found.count > Self.reachLimit { return false }
+                work.append(field)
             }
+            return true
         }
-        conditions.forEach(visit)
-        while let field = work.popLast(), found.count <= Self.reachLimit {
-            visit(flow.fields[field].visibleIf)
-            visit(flow.pages[flow.fields[field].page].visibleIf)
+        for list in names where !visit(list) { return nil }
+        while let field = work.popLast() {
+            guard visit(fieldVisibleNames[field]), visit(pageVisibleNames[fieldPage[field]]) else { return nil }
         }
-        return found.count > Self.reachLimit ? nil : found.sorted()
+        return found.sorted()
+    }
+
+    /// A note that `item` (`page 'p': visibleIf`, `field 'f': enabledIf, requiredIf`) was not
+    /// analysed, and why.
+    mutating func notAnalysed(_ item: String, at path: JSONPath, _ why: String) {
+        warnings.append(Warning(path: path, message: "\(item) not analysed: \(why)", kind: .notAnalysed))
+        skipped += 1
     }
 
     /// For each condition, whether it was seen true and seen false over every combination of the
-    /// domains of `fields` for which `when` holds; nil beyond `combinationLimit`.
-    mutating func outcomes(of conditions: [Condition], over fields: [Int]?, when: ((Int) -> FieldValue) -> Bool)
-        -> [(true: Bool, false: Bool)]?
-    {
-        guard let fields else { return nil }
+    /// domains of `fields` for which `when` (of size `whenCost`) holds; nil, with a note at `path`
+    /// saying why, beyond `combinationLimit`, `workLimit` or what is left of `flowWorkLimit`.
+    mutating func outcomes(
+        of conditions: [Condition], over fields: [Int]?, when: ((Int) -> FieldValue) -> Bool, whenCost: Int,
+        item: String, at path: JSONPath
+    ) -> [(true: Bool, false: Bool)]? {
+        if budgetNote != nil {
+            pastBudget += 1
+            skipped += 1
+            return nil
+        }
+        guard let fields else {
+            notAnalysed(item, at: path, "its conditions reach more than \(Self.reachLimit) fields (with those their visibility depends on)")
+            return nil
+        }
         var total = 1
         for field in fields {
             total *= domains[field].count
-            if total > Self.combinationLimit { return nil }
+            if total > Self.combinationLimit {
+                notAnalysed(
+                    item, at: path,
+                    "the values of the \(fields.count) fields it reaches make more than \(Self.combinationLimit) combinations")
+                return nil
+            }
         }
-        guard total <= budget else {
-            budget = 0
+        // The steps of one combination: each reached field's visibility (its page's visibleIf
+        // once a page), the conditions judged and `when`.
+        var step = whenCost + conditions.reduce(0) { $0 + $1.cost }
+        var lastPage = -1
+        for field in fields {
+            step += fieldVisibleCost[field]
+            if fieldPage[field] != lastPage {
+                lastPage = fieldPage[field]
+                step += pageVisibleCost[lastPage]
+            }
+        }
+        let work = total.multipliedReportingOverflow(by: Swift.max(step, 1))
+        if work.overflow || work.partialValue > Self.workLimit {
+            notAnalysed(
+                item, at: path,
+                "its \(total) combinations × \(step) steps of conditions each are more than the \(Self.workLimit) steps one item may take")
             return nil
         }
-        budget -= total
+        guard work.partialValue <= budget else {
+            notAnalysed(item, at: path, "the lint's \(Self.flowWorkLimit) steps for the whole flow are spent")
+            budgetNote = warnings.count - 1
+            pastBudget = 1
+            return nil
+        }
+        // The budget is charged the combinations evaluated (most items see both outcomes early).
+        var evaluated = 0
+        defer { budget -= evaluated * Swift.max(step, 1) }
         var seen = [(true: Bool, false: Bool)](repeating: (false, false), count: conditions.count)
         var choice = [Int](repeating: 0, count: fields.count)
         // Per combination, the effective values by position in `fields`; a field outside them is
@@ -288,6 +373,7 @@ public struct FlowLint: Sendable {
         let pageConditions = pageOf.map { pageVisibleIf[$0] }
         var effective = [FieldValue](repeating: .null, count: fields.count)
         while true {
+            evaluated += 1
             // Effective values in document order, as the session derives them.
             let lookup = { (field: Int) -> FieldValue in position[field].map { effective[$0] } ?? .null }
             var lastPage = -1
@@ -378,6 +464,7 @@ public struct FlowLint: Sendable {
             }
         }
         var declared: [String] = []
+        var declaredSet = Set<String>()
         var tagged: [(JSONPath, Set<String>)] = []
         for (path, text) in texts {
             let entries = text.entries
@@ -386,19 +473,38 @@ public struct FlowLint: Sendable {
             for entry in entries {
                 let tag = entry.tag.lowercased()
                 tags.insert(tag)
-                if !declared.contains(tag) { declared.append(tag) }
+                if declaredSet.insert(tag).inserted { declared.append(tag) }
             }
             tagged.append((path, tags))
         }
+        // Every message names at most `tagsNamed` tags of each list and counts the rest, so the
+        // lint's output, like its work, is linear in the flow: the missing tags of a string are
+        // found walking the declared ones, past at most as many present ones as it has.
+        let used = Self.named(declared.prefix(Self.tagsNamed), of: declared.count)
         for (path, tags) in tagged {
-            let missing = declared.filter { !tags.contains($0) }
-            guard !missing.isEmpty else { continue }
-            let list = missing.map { "'\($0)'" }.joined(separator: ", ")
+            let missingCount = declared.count - tags.count
+            guard missingCount > 0 else { continue }
+            var missing: [String] = []
+            for tag in declared where !tags.contains(tag) {
+                missing.append(tag)
+                if missing.count == Self.tagsNamed { break }
+            }
             warnings.append(
                 Warning(
-                    path: path,
-                    message: "no text for \(list) (the flow's display strings use \(declared.map { "'\($0)'" }.joined(separator: ", ")))",
+                    path: path, message: "no text for \(Self.named(missing, of: missingCount)) (the flow's display strings use \(used))",
                     kind: .missingText))
         }
+    }
+
+    /// How many tags a missing-text warning names in each of its lists (then "and N more").
+    public static let tagsNamed = 8
+    /// How many characters of a tag a warning shows (then `…`); a tag may have many subtags.
+    public static let tagCharacters = 35
+
+    /// `'a', 'b'`, or `'a', 'b' and 3 more` when `count` exceeds the tags given.
+    static func named<Tags: Collection<String>>(_ tags: Tags, of count: Int) -> String {
+        let list = tags.map { tag in "'" + (tag.count > tagCharacters ? String(tag.prefix(tagCharacters)) + "…" : tag) + "'" }
+            .joined(separator: ", ")
+        return count > tags.count ? "\(list) and \(count - tags.count) more" : list
     }
 }

@@ -173,7 +173,7 @@ struct FlowReader: JSONScanning {
         var title: LocalizedText?
         var paging = Paging()
         var accessory: [AccessoryItem]?
-        var others: [String] = []
+        var others = OtherKeys()
         if try beginObject() {
             repeat {
                 guard let key = try member(Self.topKeys, &seen, &others, what: "the flow") else { continue }
@@ -243,7 +243,7 @@ struct FlowReader: JSONScanning {
         var visibleIf: Condition?
         var layout: String?
         let start = fields.count
-        var others: [String] = []
+        var others = OtherKeys()
         if try beginObject() {
             repeat {
                 guard let key = try member(Self.pageKeys, &seen, &others, what: "a page") else { continue }
@@ -293,7 +293,7 @@ struct FlowReader: JSONScanning {
             return
         }
         var seen = KeysSeen()
-        var others: [String] = []
+        var others = OtherKeys()
         if try beginObject() {
             repeat {
                 guard let key = try member(keys, &seen, &others, what: nil) else { continue }
@@ -418,7 +418,7 @@ struct FlowReader: JSONScanning {
         var values = KindValues()
         /// Keys of a kind met before `kind`: where their values start.
         var later: [(key: Int, offset: Int)] = []
-        var unknown: [String] = []
+        var unknown = OtherKeys()
         if try beginObject() {
             repeat {
                 let key: Int
@@ -489,7 +489,7 @@ struct FlowReader: JSONScanning {
                 "'\(name)' belongs to \(Self.kindNames[Self.owner(of: key)]) fields, not \(Self.kindNames[kind]) fields", at: name,
                 onKey: true)
         }
-        for name in unknown {
+        for name in unknown.names {
             var message = "unknown key '\(name)' in a field"
             var allowed = (0..<Self.commonFieldKeys).map { "\(Self.fieldKeys[$0])" }
             if let kind { allowed += Self.kindKeyRanges[kind].map { "\(Self.fieldKeys[$0])" } }
@@ -677,7 +677,7 @@ struct FlowReader: JSONScanning {
         var idRead = false
         var label: LocalizedText?
         var labelAt: Int?
-        var others: [String] = []
+        var others = OtherKeys()
         if try beginObject() {
             repeat {
                 guard let key = try member(Self.optionKeys, &seen, &others, what: "an option") else { continue }
@@ -1172,7 +1172,6 @@ struct FlowReader: JSONScanning {
             // The tags met: those of `knownTags` as bits, the others as ranges or decoded.
             var knownMet = KeysSeen()
             if !otherTags.isEmpty { otherTags.removeAll(keepingCapacity: true) }
-            if !escapedTags.isEmpty { escapedTags.removeAll(keepingCapacity: true) }
             var slot = 0
             repeat {
                 skipWhitespace()
@@ -1184,27 +1183,27 @@ struct FlowReader: JSONScanning {
                     let text = String(decoding: scratch, as: UTF8.self)
                     step = .name(text)
                     repeated =
-                        escapedTags.contains(text) || otherTags.contains { makeString($0) == text }
+                        !otherTags.insert(text).inserted
                         || knownTags.indices.contains { knownMet.has($0) && makeString(knownTags[$0]) == text }
-                    escapedTags.append(text)
                     if !repeated, !Self.isLanguageTag(text) {
                         problem(Flow.languageTagProblem(text)!, at: text, onKey: true)
                     }
                 } else {
                     step = .range(key)
-                    let escapedBefore = !escapedTags.isEmpty && escapedTags.contains(makeString(key))
                     // (Display strings list their tags in the same order: the known tag of this
                     // slot is tried first.)
                     let known =
                         slot < knownTags.count && same(knownTags[slot], key) ? slot : knownTags.firstIndex { same($0, key) }
                     if let known {
-                        repeated = !knownMet.first(known) || escapedBefore
+                        // (An escaped tag met before may be this one.)
+                        repeated = !knownMet.first(known) || (!otherTags.isEmpty && otherTags.contains(makeString(key)))
                     } else {
-                        repeated = otherTags.contains { same($0, key) } || escapedBefore
+                        let text = makeString(key)
+                        repeated = otherTags.contains(text)
                         if !repeated, let known = newTag(key) {
                             _ = knownMet.first(known)
                         } else {
-                            otherTags.append(key)
+                            otherTags.insert(text)
                         }
                     }
                 }
@@ -1277,10 +1276,10 @@ struct FlowReader: JSONScanning {
         return entries
     }
 
-    /// The tags of the display string being read besides those of `knownTags` it has met, to
-    /// find a repeated one: those without escapes as their bytes, those with escapes decoded.
-    var otherTags: [Range<Int>] = []
-    var escapedTags: [String] = []
+    /// The tags of the display string being read besides those of `knownTags` it has met (and
+    /// those written with escapes), decoded, to find a repeated one: a lookup a tag, so a display
+    /// string of 20,000 tags is read in time linear in it.
+    var otherTags = Set<String>()
     /// The first few different good tags met (a flow's display strings use the same few tags):
     /// each is checked once, and a display string's tags among them are kept as bits.
     var knownTags: [Range<Int>] = []

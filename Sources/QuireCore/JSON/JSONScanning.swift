@@ -43,6 +43,13 @@ enum JSONStep {
     case index(Int)
 }
 
+/// The keys of an object besides the known ones, in document order, and as a set: a
+/// repeated one is found with a lookup, so 20,000 unknown keys are read in linear time.
+struct OtherKeys {
+    var names: [String] = []
+    var seen = Set<String>()
+}
+
 /// Which known keys of an object were read, as bits.
 struct KeysSeen {
     var bits: UInt32 = 0
@@ -255,7 +262,7 @@ extension JSONScanning {
         return (name, keyAt)
     }
 
-    mutating func memberKey(_ keys: [StaticString], _ seen: inout KeysSeen, others: inout [String]) throws(JSONScanError) -> MemberKey {
+    mutating func memberKey(_ keys: [StaticString], _ seen: inout KeysSeen, others: inout OtherKeys) throws(JSONScanError) -> MemberKey {
         skipWhitespace()
         let keyAt = at
         let range = try keyHere()
@@ -269,19 +276,19 @@ extension JSONScanning {
         }
         let name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)
         try colon()
-        if others.contains(name) {
+        if !others.seen.insert(name).inserted {
             steps.append(.name(name))
             try duplicate(keyAt: keyAt)
             steps.removeLast()
             return .repeated
         }
-        others.append(name)
+        others.names.append(name)
         return .other(name)
     }
 
     /// A member's key: the index of a known key, or nil when it was unknown (reported as such
     /// when `what` names the object, with a hint, and its value read past) or repeated.
-    mutating func member(_ keys: [StaticString], _ seen: inout KeysSeen, _ others: inout [String], what: String?)
+    mutating func member(_ keys: [StaticString], _ seen: inout KeysSeen, _ others: inout OtherKeys, what: String?)
         throws(JSONScanError) -> Int?
     {
         switch try memberKey(keys, &seen, others: &others) {
