@@ -132,6 +132,21 @@ class Desktop:
         env["DBUS_SESSION_BUS_ADDRESS"] = lines[0]
         self.bus_pid = int(lines[1])
         self.log(f"session bus {lines[0]} pid {self.bus_pid}")
+        # What the bus starts on demand (the portals; ibus-portal, which ibus-daemon asks for in
+        # the ime/* case) gets XDG folders in this scratch folder, not the user's home: it runs
+        # with the bus's environment, not the app's.
+        services = os.path.join(self.dir, "services")
+        pairs = []
+        for key in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+            folder = os.path.join(services, key[4:-5].lower())
+            os.makedirs(folder, exist_ok=True)
+            pairs += [key, folder]
+        update = subprocess.run(
+            ["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+             "org.freedesktop.DBus.UpdateActivationEnvironment", "dict:string:string:" + ",".join(pairs)],
+            env=env, capture_output=True, text=True, timeout=10)
+        if update.returncode != 0:
+            raise SetupError(f"the session bus refused UpdateActivationEnvironment: {update.stderr.strip()}")
 
         # The accessibility bus, started now (not activated on first use), owned by our launcher.
         launcher = next((p for p in LAUNCHER_PATHS if os.access(p, os.X_OK)), None)
@@ -187,6 +202,10 @@ class Desktop:
             "GDK_BACKEND": "x11",
             "GSK_RENDERER": "cairo",
             "GDK_DEBUG": "gl-disable",
+            # GTK's own input method, whatever is installed: with ibus-gtk4 present GTK 4 picks
+            # IBus by default (and falls back to this one when no daemon answers). Only ime/*
+            # asks for "ibus". ("simple" is no name GTK 4 knows: it would mean the default.)
+            "GTK_IM_MODULE": "gtk-im-context-simple",
         })
         # A Swift crash prints its message at once; the backtracer would then spend seconds
         # symbolicating. Set SWIFT_BACKTRACE yourself to get the backtrace.

@@ -82,9 +82,10 @@ class T:
         self.replayed = []  # events of each recording replayed
 
     # ---- the program
-    def start(self, flow=None, kind=None, gtk_settings=None):
+    def start(self, flow=None, kind=None, gtk_settings=None, extra_env=None):
         """gtk_settings: lines added to the app's gtk-4.0/settings.ini ("gtk-enable-animations =
-        false")."""
+        false"); extra_env: variables added to the program's environment (ime/*: the input
+        method's GTK_IM_MODULE and IBUS_ADDRESS)."""
         kind = kind or self.case.host
         flow = flow or self.case.flow
         self.flow_path = os.path.join(ROOT, flow)
@@ -93,7 +94,7 @@ class T:
         xdg = os.path.join(self.desktop.dir, "xdg", self.folder.replace("/", "_"))
         if kind == "app":
             argv = [self.suite.quire, "run", "--locale", "en", self.flow_path, "--record", self.recording]
-            env = self.desktop.app_env(xdg)
+            env = self.desktop.app_env(xdg, extra_env)
             if gtk_settings:
                 with open(os.path.join(xdg, "config", "gtk-4.0", "settings.ini"), "a") as f:
                     f.write("".join(line + "\n" for line in gtk_settings))
@@ -101,7 +102,7 @@ class T:
             if not self.suite.embed_bin:
                 raise Skip(self.suite.embed_missing)
             argv = [self.suite.embed_bin, self.flow_path]
-            env = self.desktop.app_env(xdg, {"LD_LIBRARY_PATH": self.suite.embed_libdir})
+            env = self.desktop.app_env(xdg, {"LD_LIBRARY_PATH": self.suite.embed_libdir, **(extra_env or {})})
         if self.host is not None:
             self.host.kill()
         self.host = Host(kind, argv, env, self.folder)
@@ -607,6 +608,7 @@ def main(argv=None):
     import cases  # noqa: F401 - registers the cases
     import app_cases  # noqa: F401 - the app/* cases (issue 20's chrome)
     import size_cases  # noqa: F401 - the size/* cases
+    import ime_cases  # noqa: F401 - the ime/* case (issue 33: an input method composing Japanese)
     if options.list:
         for c in CASES:
             print(f"{c.name}  ({c.host}, {c.timeout} s)")

@@ -397,6 +397,12 @@ extension Editable {
         connect("preedit-changed", stringEntry, handler as StringHandler)
     }
 
+    /// `GtkText::activate`: Return reached the text after its input method left it.
+    @discardableResult
+    public func onActivate(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {
+        connect("activate", voidEntry, handler as VoidHandler)
+    }
+
     /// `GtkEditable::changed`: the text changed.
     @discardableResult
     public func onChanged(_ handler: @escaping @MainActor () -> Void) -> SignalHandler {

@@ -24,6 +24,7 @@ final class EntryEditing {
     private var insertHandler: SignalHandler?
     private var deleteHandler: SignalHandler?
     private var preeditHandler: SignalHandler?
+    private var activateHandler: SignalHandler?
     private var heldDeletion: (start: Int32, end: Int32)?
     private var flush: MainLoop.IdleCall?
     /// True while an edit is being decided and applied: the view must not set the entry's text
@@ -39,6 +40,12 @@ final class EntryEditing {
         }
         deleteHandler = editable.onDeleteText { [weak self] start, end in
             self?.deleting(from: start, to: end)
+        }
+        // Return that the input method left (it commits nothing, or draws no pre-edit here): the
+        // session's Return.
+        activateHandler = editable.onActivate { [weak self] in
+            guard let self, let host = self.host, host.session.focusedField == self.field else { return }
+            host.send(.key(.return))
         }
         // An input method's composition: the keys are its own until it commits (one insertion,
         // so one `edit`) or cancels.

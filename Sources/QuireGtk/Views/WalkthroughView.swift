@@ -36,7 +36,9 @@ public final class WalkthroughView: SessionView {
     /// Tab and shift+Tab while keyboard focus is in the window's header bar (Cancel, the primary
     /// menu): outside the view, so `keys` never sees them.
     private let headerKeys = KeyController()
-    private let escapeKeys = KeyController()
+    /// Keys nothing below took, on their way back up: Tab and Escape a text field's entry and
+    /// its input method left, and Escape with nothing to dismiss (Cancel).
+    private let leftoverKeys = KeyController()
     private var mapped = false
     /// Where keyboard focus goes once the pages settle: a field on a page still sliding in.
     private var pendingLanding: KeyboardFocus?
@@ -74,14 +76,14 @@ public final class WalkthroughView: SessionView {
         // no composition) is Cancel, as in GtkAssistant; the answers are kept as Cancel keeps
         // them. A script's Escape is the session's key (ignored with nothing focused), so replays
         // and recordings stay what the core says: the recording holds the Cancel.
-        escapeKeys.onKeyPressed { [weak self] keyval, _, state in
-            guard let self, KeyTranslation.key(keyval: keyval, state: state) == .escape, self.host.session.focusedField == nil else {
-                return false
-            }
+        leftoverKeys.onKeyPressed { [weak self] keyval, _, state in
+            guard let self, let key = KeyTranslation.key(keyval: keyval, state: state) else { return false }
+            if self.isTyping { return self.textKeyLeftOver(key) }
+            guard key == .escape, self.host.session.focusedField == nil else { return false }
             let emitted = self.host.send(.tap(.button(.cancel)))
             return !emitted.contains { if case .ignored = $0 { true } else { false } }
         }
-        root.addController(escapeKeys)
+        root.addController(leftoverKeys)
         // Keyboard focus starts where the core says once the window exists (GTK would pick the
         // first focusable widget otherwise).
         root.onMap { [weak self] in
@@ -226,24 +228,52 @@ public final class WalkthroughView: SessionView {
     package var isLaidOut: Bool { root.width > 0 && chrome.indicator.area.width > 0 }
 
     /// A key press as GDK would deliver it to the window (tests); true when handled.
+    /// (A replay's key goes the way GTK would take it: the window's keys first, then what a text
+    /// field's entry does with the rest — Return activates it, Tab and Escape come back up.)
     func press(_ keyName: String, _ modifiers: GdkModifierType = GdkModifierType(0)) -> Bool {
-        keyPressed(gdk_keyval_from_name(keyName), modifiers)
+        let keyval = gdk_keyval_from_name(keyName)
+        if keyPressed(keyval, modifiers) { return true }
+        guard isTyping, let key = KeyTranslation.key(keyval: keyval, state: modifiers) else { return false }
+        if key == .return {
+            host.send(.key(.return))
+            return true
+        }
+        return textKeyLeftOver(key)
+    }
+
+    /// Whether a text field is first responder: its entry (and an input method) sees keys first.
+    private var isTyping: Bool {
+        host.session.focusedField != nil && host.session.chrome.input?.view == .keyboard
+    }
+
+    /// Tab, shift+Tab and Escape that a text field's entry and its input method left: the
+    /// session's. (Return comes as the entry's `activate`: EntryEditing.)
+    private func textKeyLeftOver(_ key: Key) -> Bool {
+        switch key {
+        case .tab, .shiftTab:
+            tab(forward: key == .tab)
+            return true
+        case .escape:
+            let emitted = host.send(.key(.escape))
+            return !emitted.contains { if case .ignored = $0 { true } else { false } }
+        default:
+            return false
+        }
     }
 
     private func keyPressed(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
-        // An input method composing in the first responder's entry owns every key (Return
-        // commits the pre-edit, Escape cancels it, Tab may pick a candidate).
-        if let composing = host.composingField, composing == host.session.focusedField { return false }
+        // A text field's entry sees every key before the session: an input method may be
+        // composing (Return commits its pre-edit, Escape drops it, Tab may pick a candidate), and
+        // one that draws its pre-edit in a window of its own never tells the entry it composes.
+        // What it leaves comes back: Return as the entry's activate, Tab and Escape up the tree.
+        if isTyping || host.composingField != nil { return false }
         guard let key = KeyTranslation.key(keyval: keyval, state: state) else { return false }
         if key == .tab || key == .shiftTab {
             tab(forward: key == .tab)
             return true
         }
         let session = host.session
-        if session.focusedField != nil {
-            // The entry edits; Return and Escape are the session's.
-            if session.chrome.input?.view == .keyboard && key != .return && key != .escape { return false }
-        } else {
+        if session.focusedField == nil {
             switch key {
             case .left, .right, .pageUp, .pageDown, .home, .end:
                 // The indicator turns its own pages with these.
