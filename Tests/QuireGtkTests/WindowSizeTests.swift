@@ -124,7 +124,8 @@ struct WindowSizeTests {
     }
 
     /// On a wide window the panel is clamped: its toolbar's Cancel and Done stay within 600 px,
-    /// the panel is centred, and so is the page's content. (The test display is 1280 px wide;
+    /// the panel is centred, and so is the page's content; the sheet under it spans the window,
+    /// so it covers the bottom bar from edge to edge (it used to cover the dots only). (The test display is 1280 px wide;
     /// the real-input case `size/wide-1920` checks 1920×1080.)
     @Test func aWideWindowClampsThePanelAndThePage() throws {
         let view = WalkthroughView(host: SessionHost(Session(flow: try GtkTest.flow("focus-onboarding.json"))))
@@ -140,9 +141,10 @@ struct WindowSizeTests {
         let done = try #require(view.input.accessory.button(for: .done).flatMap { bounds($0, in: view.root) })
         let apart = done.x + done.width - cancel.x
         #expect(apart > 100 && apart <= Double(InputPanelView.maximumWidth), "Cancel to Done: \(apart) px")
-        let panel = try #require(bounds(view.input.revealer, in: view.root))
-        #expect(panel.width == Double(InputPanelView.maximumWidth))
-        #expect(abs(panel.x + panel.width / 2 - middle) <= 1)
+        let sheet = try #require(bounds(view.input.revealer, in: view.root))
+        #expect(sheet.width == Double(view.root.width))
+        #expect(sheet.y < Double(try #require(bounds(view.chrome.bar, in: view.root)).y))
+        #expect(abs((cancel.x + done.x + done.width) / 2 - middle) <= 1)
         let row = try #require(view.pager.row(for: "focusTime", onPage: 2).flatMap { bounds($0.root, in: view.root) })
         #expect(row.width <= Double(PageView.maximumWidth - 2 * PageView.sideMargin))
         #expect(abs(row.x + row.width / 2 - middle) <= 1)

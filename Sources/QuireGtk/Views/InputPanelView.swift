@@ -26,6 +26,10 @@ final class InputPanelView: SessionView {
         /// The panel at most `InputPanelView.maximumWidth` wide, centred: on a wide window the
         /// toolbar stays with the wheels.
         let clamp = Clamp(maximum: InputPanelView.maximumWidth)
+        /// The sheet the panel lies on, the window's whole width, as a keyboard spans it: on a
+        /// wide window it covers the bottom bar from edge to edge (it covered the dots and left
+        /// Back and Next beside it), and the field's accessory toolbar is where to go on.
+        let sheet = Box(GTK_ORIENTATION_VERTICAL)
         /// The choice list scrolls past `InputPanelView.maximumListHeight`.
         let choiceScroller = ScrolledWindow()
         let accessory: AccessoryBar
@@ -38,8 +42,8 @@ final class InputPanelView: SessionView {
             accessory = AccessoryBar(host: host)
             wheels = DurationWheelsView(host: host)
             choices = ChoiceListView(host: host)
-            panel.addCSSClass("quire-input-panel")
-            panel.addCSSClass("background")
+            sheet.addCSSClass("quire-input-panel")
+            sheet.addCSSClass("background")
             let bar = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
             bar.setMargins(top: 6, bottom: 6, start: 8, end: 8)
             accessory.root.hexpand = true
@@ -53,6 +57,8 @@ final class InputPanelView: SessionView {
             gtk_stack_set_vhomogeneous(quire_stack(content.pointer), 0)
             panel.append(content)
             clamp.setChild(panel)
+            clamp.hexpand = true
+            sheet.append(clamp)
         }
     }
 
@@ -66,9 +72,8 @@ final class InputPanelView: SessionView {
     init(host: SessionHost) {
         self.host = host
         revealer.valign = GTK_ALIGN_END
-        // Centred at the clamp's natural width: min(window, maximumWidth) (GtkOverlay gives an
-        // overlay child its natural width, at most its own).
-        revealer.halign = GTK_ALIGN_CENTER
+        // The window's width; the clamp inside centres the panel at min(window, maximumWidth).
+        revealer.halign = GTK_ALIGN_FILL
         // Closed, the panel leaves the accessible tree too (once it has slid away): a screen
         // reader must not offer a toolbar that is not there.
         revealer.isVisible = false
@@ -85,7 +90,7 @@ final class InputPanelView: SessionView {
         let parts = Parts(host: host)
         built = parts
         pendingBuild = nil
-        revealer.setChild(parts.clamp)
+        revealer.setChild(parts.sheet)
         return parts
     }
 

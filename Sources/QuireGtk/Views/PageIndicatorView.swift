@@ -149,8 +149,10 @@ final class PageIndicatorView: SessionView {
     private func keyPressed(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
         guard let host, let key = KeyTranslation.key(keyval: keyval, state: state) else { return false }
         switch key {
-        case .left: host.send(.tap(.indicatorLeft))
-        case .right: host.send(.tap(.indicatorRight))
+        // A slider's keys: Up and Right go on, Down and Left back (as Page_Down and Page_Up turn
+        // pages everywhere else); GTK would move keyboard focus off the dots with Up and Down.
+        case .left, .down, .pageUp: host.send(.tap(.indicatorLeft))
+        case .right, .up, .pageDown: host.send(.tap(.indicatorRight))
         case .home: host.send(.tap(.indicatorPage(0)))
         case .end: host.send(.tap(.indicatorPage(max(count - 1, 0))))
         default: return false
