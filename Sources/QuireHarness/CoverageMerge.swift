@@ -26,12 +26,16 @@ extension CoverageReport {
             do {
                 let bytes = try Flow.readDocument(file)
                 do {
-                    result = .flow(FlowCoverage(file: file, flow: try Flow.load(bytes: bytes, file: file, folder: Flow.folder(ofFile: file))))
+                    result = .flow(
+                        FlowCoverage(file: file, flow: try Flow.load(bytes: bytes, file: file, folder: Flow.folder(ofFile: file))))
                 } catch {
                     // Its problems would quote the file (the file may be anything: an entry names
                     // it), so only how many there are and where the first is.
                     let problems = error.diagnostics
-                    let first = problems.first.map { $0.position.line > 0 ? ", the first at line \($0.position.line), column \($0.position.column)" : "" } ?? ""
+                    let first =
+                        problems.first.map {
+                            $0.position.line > 0 ? ", the first at line \($0.position.line), column \($0.position.column)" : ""
+                        } ?? ""
                     let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
                     result = .problem("it is not a valid quire.flow/1 flow (\(count)\(first); quire check lists them)")
                 }

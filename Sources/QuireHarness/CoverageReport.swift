@@ -179,7 +179,8 @@ public enum CoverageReport {
                 return "its path holds '\(scalar)', which genhtml writes into its HTML pages unescaped"
             case 0..<0x20, 0x7F...0x9F:
                 let code = String(scalar.value, radix: 16, uppercase: true)
-                return "its path holds the control character U+\(String(repeating: "0", count: 4 - code.count) + code), by which genhtml cannot open the file (it stops the whole report)"
+                return
+                    "its path holds the control character U+\(String(repeating: "0", count: 4 - code.count) + code), by which genhtml cannot open the file (it stops the whole report)"
             case 0xFFFD:
                 return "its path is not UTF-8 (or holds U+FFFD), so lcov cannot name the file genhtml is to open"
             default:
@@ -190,7 +191,8 @@ public enum CoverageReport {
     }
 
     /// One line per flow `lcov` leaves out, saying which and why (`lcovNameProblem`).
-    public static func lcovLeftOut(_ flows: [FlowCoverage], workingDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
+    public static func lcovLeftOut(_ flows: [FlowCoverage], workingDirectory: String = FileManager.default.currentDirectoryPath) -> [String]
+    {
         flows.compactMap { coverage in
             let name = lcovName(coverage, workingDirectory: workingDirectory)
             return lcovNameProblem(name).map {

@@ -29,6 +29,8 @@ import Testing
         var notice = try #require(session.refusalNotice(after: .tap(.button(.skip)), emitted: refused, previous: nil))
         notice.field = "noSuchField"
         let emitted = session.send(notice.event)
-        #expect(session.keyboardFocus(afterNoticeAction: notice, emitted: emitted) == session.keyboardFocus(after: notice.event, emitted: emitted))
+        #expect(
+            session.keyboardFocus(afterNoticeAction: notice, emitted: emitted)
+                == session.keyboardFocus(after: notice.event, emitted: emitted))
     }
 }

@@ -34,8 +34,12 @@ import Testing
             expected.append(contentsOf: list[..<from])
             expected.append(contentsOf: replacement.unicodeScalars)
             expected.append(contentsOf: list[to...])
-            #expect(edited.unicodeScalars.elementsEqual(expected), "\(Array(text.unicodeScalars)) [\(from), \(to)) ← \(Array(replacement.unicodeScalars))")
-            #expect(edit.lengthChange == edited.count - text.count, "\(Array(text.unicodeScalars)) [\(from), \(to)) ← \(Array(replacement.unicodeScalars))")
+            #expect(
+                edited.unicodeScalars.elementsEqual(expected),
+                "\(Array(text.unicodeScalars)) [\(from), \(to)) ← \(Array(replacement.unicodeScalars))")
+            #expect(
+                edit.lengthChange == edited.count - text.count,
+                "\(Array(text.unicodeScalars)) [\(from), \(to)) ← \(Array(replacement.unicodeScalars))")
             #expect(edit.changesNothing == Array(list[from..<to]).elementsEqual(replacement.unicodeScalars))
         }
     }

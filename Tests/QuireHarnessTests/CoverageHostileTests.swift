@@ -86,7 +86,9 @@ import Testing
         for (index, name) in names.enumerated() {
             #expect(run.stderr.contains("$.flows[\(index)].file: the flow '\(name)' cannot be loaded: "), "\(run.stderr)")
         }
-        #expect(run.stderr.contains("'secret.txt' cannot be loaded: it is not a valid quire.flow/1 flow (1 problem, the first at line 1, column 1;"))
+        #expect(
+            run.stderr.contains(
+                "'secret.txt' cannot be loaded: it is not a valid quire.flow/1 flow (1 problem, the first at line 1, column 1;"))
         #expect(run.stderr.contains("'pipe.json' cannot be loaded: cannot read the file: it is a named pipe"), "\(run.stderr)")
         #expect(run.stderr.contains("'dir.json' cannot be loaded: cannot read the file: it is a directory"), "\(run.stderr)")
         // Positions are in the coverage file, and nothing of the files named is echoed.
@@ -198,7 +200,9 @@ import Testing
         try Data(("\n\n" + text.replacingOccurrences(of: "\"pages\": [", with: "\"pages\": [{\"id\": \"new\"},")).utf8).write(
             to: folder.appendingPathComponent("flow.json"))
         #expect(CoverageReport.lcov(outcome.coverage) == before)
-        #expect(CoverageReport.console(outcome.coverage).contains("    \(outcome.coverage[0].file):13:5: $.pages[1]: page 'walks' was never current"))
+        #expect(
+            CoverageReport.console(outcome.coverage).contains(
+                "    \(outcome.coverage[0].file):13:5: $.pages[1]: page 'walks' was never current"))
     }
 
     /// The flow file is rewritten (atomically, between versions with other pages and fields)
@@ -215,13 +219,17 @@ import Testing
                 let condition = page == 1 ? #", "visibleIf": {"field": "f0_0", "filled": false}"# : ""
                 return #"{"id": "p\#(page)", "fields": [\#(fields)]\#(condition)}"#
             }
-            return Data(#"{"format": "quire.flow/1", "id": "churn", "paging": {"animationMs": 0}, "pages": [\#(list.joined(separator: ","))]}"#.utf8)
+            return Data(
+                #"{"format": "quire.flow/1", "id": "churn", "paging": {"animationMs": 0}, "pages": [\#(list.joined(separator: ","))]}"#.utf8
+            )
         }
         let flowFile = folder.appendingPathComponent("flow.json")
         try flow(3).write(to: flowFile)
         for index in 0..<400 {
-            try Data(#"{"format": "quire.session/1", "flow": "../flow.json", "steps": [{"key": "End"}, {"tap": "f0_0"}, {"type": "x"}]}"#.utf8)
-                .write(to: scripts.appendingPathComponent(String(format: "s%03d.json", index)))
+            try Data(
+                #"{"format": "quire.session/1", "flow": "../flow.json", "steps": [{"key": "End"}, {"tap": "f0_0"}, {"type": "x"}]}"#.utf8
+            )
+            .write(to: scripts.appendingPathComponent(String(format: "s%03d.json", index)))
         }
         let stop = Locked(false)
         let stopped = DispatchSemaphore(value: 0)

@@ -791,7 +791,8 @@ extension Flow {
             switch read[path]! {
             case .failure(let problem): found.append((index, problem))
             case .success(let file):
-                for problem in LayoutPolicy.problems(checked: file.checked, in: file.bytes, named: layoutName(path), page: index, of: self) {
+                for problem in LayoutPolicy.problems(checked: file.checked, in: file.bytes, named: layoutName(path), page: index, of: self)
+                {
                     found.append((index, problem))
                 }
             }

@@ -393,7 +393,9 @@ struct TextEdit {
         if scalarCount == bytes.count { return bytes.index(bytes.startIndex, offsetBy: offset) }
         var base = (scalar: 0, index: text.startIndex)
         if scalarCount - offset < offset { base = (scalarCount, text.endIndex) }
-        if position.scalar >= 0, position.scalar <= scalarCount, position.byte <= bytes.count, abs(offset - position.scalar) < abs(offset - base.scalar) {
+        if position.scalar >= 0, position.scalar <= scalarCount, position.byte <= bytes.count,
+            abs(offset - position.scalar) < abs(offset - base.scalar)
+        {
             let index = bytes.index(bytes.startIndex, offsetBy: position.byte)
             // On a scalar's first byte (or the end), as every position an edit leaves is.
             if index == bytes.endIndex || bytes[index] & 0xC0 != 0x80 { base = (position.scalar, index) }

@@ -128,7 +128,8 @@ final class DurationWheelsView {
                 // against the background), not only by a lighter band.
                 Drawing.setColor(cr, color, alpha: 0.9)
                 cairo_set_line_width(cr, 2)
-                Drawing.roundedRectangle(cr, x: 3, y: middle - Wheel.rowHeight / 2 + 1, width: width - 6, height: Wheel.rowHeight - 2, radius: 7)
+                Drawing.roundedRectangle(
+                    cr, x: 3, y: middle - Wheel.rowHeight / 2 + 1, width: width - 6, height: Wheel.rowHeight - 2, radius: 7)
                 cairo_stroke(cr)
             }
             let count = wheel.values.count
