@@ -117,6 +117,16 @@ public func quireEngineFree(_ engine: EngineHandle?) {
     Engine.free(engine)
 }
 
+// Not part of the C API (no `@c`: not in <quire.h>; libquire's version script keeps the name
+// local): QuireSession's finalize, which runs on whichever thread drops the session's last
+// reference. Nothing else can be inside the engine then (every caller holds a reference), and the
+// engine holds no thread's state, so it is released on the thread that asks, not refused as
+// quire_engine_free() from another thread is (which leaked the engine).
+@_cdecl("quire_private_engine_release")
+package func quirePrivateEngineRelease(_ engine: EngineHandle?) {
+    Engine.free(engine, fromAnyThread: true)
+}
+
 // MARK: - Events and observers
 
 /// quire_engine_send:

@@ -324,8 +324,12 @@ quire_session_finalize (GObject *object)
 {
   QuireSession *self = QUIRE_SESSION (object);
 
-  /* Frees the observer with the engine. */
-  quire_engine_free (self->engine);
+  /* Frees the observer with the engine, on whichever thread dropped the last reference: an
+   * engine refuses calls from any thread but its owner's, so quire_engine_free() here would leak
+   * it when the last unref comes from another thread (a GTask, a worker's closure). Nothing can be
+   * inside the engine now (every caller holds a reference) and it holds no thread's state, so it
+   * is released here and now (docs/embedding.md, "Threads"). */
+  quire_private_engine_release (self->engine);
   g_free (self->page_id);
   g_free (self->focus);
   g_free (self->outcome);
