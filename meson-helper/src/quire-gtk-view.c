@@ -156,6 +156,8 @@ quire_view_set_session (QuireView *self, QuireSession *session)
  * quire_view_get_session:
  * @self: a view
  *
+ * The session @self shows, the #QuireView:session property.
+ *
  * Returns: (transfer none) (nullable): the session @self shows
  *
  * Since: 0.1
