@@ -820,7 +820,13 @@ test_session_unref_on_another_thread (void)
   if (g_test_verbose ())
     g_printerr ("one live session: %zu bytes; %d dropped on other threads: %+" G_GSSIZE_FORMAT " bytes\n",
                 one, count, (gssize) (after - before));
-  /* (Under valgrind mallinfo2() may report nothing: valgrind's leak check sees it there.) */
+  if (one == 0)
+    {
+      /* Under valgrind mallinfo2() sees no heap (its malloc is valgrind's): there its leak check
+       * finds a leaked engine instead. */
+      g_test_message ("mallinfo2() sees no heap: the leak check is valgrind's");
+      return;
+    }
   g_assert_cmpint ((gssize) (after - before), <, (gssize) one);
 }
 
