@@ -117,6 +117,16 @@ public func quireEngineFree(_ engine: EngineHandle?) {
     Engine.free(engine)
 }
 
+// Not part of the C API (no `@c`: not in <quire.h>; libquire's version script keeps the name
+// local): QuireSession's finalize, which runs on whichever thread drops the session's last
+// reference. Nothing else can be inside the engine then (every caller holds a reference), and the
+// engine holds no thread's state, so it is released on the thread that asks, not refused as
+// quire_engine_free() from another thread is (which leaked the engine).
+@_cdecl("quire_private_engine_release")
+package func quirePrivateEngineRelease(_ engine: EngineHandle?) {
+    Engine.free(engine, fromAnyThread: true)
+}
+
 // MARK: - Events and observers
 
 /// quire_engine_send:
@@ -128,6 +138,12 @@ public func quireEngineFree(_ engine: EngineHandle?) {
 /// Sends one event. The observer, if any, is called for each notification it emits, in order,
 /// before this returns. An event that does not apply (typing with nothing focused, any event after
 /// completion) is not an error: it changes nothing and emits an `ignored` notification.
+///
+/// Passing through a picker chooses nothing: when a choice or duration field that has no value
+/// resigns (`Tab`, a tap elsewhere, a page move) and its draft was never changed while its picker
+/// was open (no `spin`, `select`, or `Up`/`Down`/`Page_Up`/`Page_Down` it took), the draft is
+/// dropped unless the resign is `Return` or `accessory:done`: the field stays `null` and the
+/// `inputDismissed` notification says `"committed": false`.
 ///
 /// Returns: %TRUE when the event was sent; %FALSE with @error set to
 ///   %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@engine or @event_json is %NULL, or the text is not

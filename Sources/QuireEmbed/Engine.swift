@@ -119,9 +119,12 @@ package final class Engine {
     }
 
     /// Releases the engine and the handle, now or (inside a delivery) when the delivery ends.
-    /// Refused from a thread other than the owner's.
-    static func free(_ handle: UnsafeMutablePointer<QuireEngine>?) {
-        guard let handle, handle.pointee.impl != nil, let engine = forCall(handle, "quire_engine_free") else { return }
+    /// Refused from a thread other than the owner's, unless `fromAnyThread` (a QuireSession's
+    /// finalize, when its last reference dropped on another thread: nothing can be inside the
+    /// engine then).
+    static func free(_ handle: UnsafeMutablePointer<QuireEngine>?, fromAnyThread: Bool = false) {
+        guard let handle, handle.pointee.impl != nil else { return }
+        guard let engine = fromAnyThread ? from(handle) : forCall(handle, "quire_engine_free") else { return }
         // Listeners let go first: they hold the handle and must not use it once it is freed.
         let told = engine.listeners
         engine.listeners.removeAll()

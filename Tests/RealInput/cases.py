@@ -884,7 +884,7 @@ def keyboard_walk(t, max_keys=220):
                 turned.add(picker)
                 t.key("Down")  # an arrow turns the wheel / chooses the next option
                 keys += 1
-                t.settle(0.12)
+                t.settle(0.12, still=False)
                 continue
         if field_node(focus):
             met_field = True
@@ -894,13 +894,13 @@ def keyboard_walk(t, max_keys=220):
                     typed.add(focus.name)
                     t.type("Abcd")
                     keys += 1
-                    t.settle(0.1)
+                    t.settle(0.1, still=False)
                     continue
             elif focus.role in ("check box", "toggle button", "switch") and field and field.get("required") \
                     and not focus.has("checked"):
                 t.key("space")
                 keys += 1
-                t.settle(0.12)
+                t.settle(0.12, still=False)
                 continue
         elif focus is not None and focus.role == "push button" and focus.name in ("Next", "Finish") \
                 and not focus.inside(*TOOLBAR):
@@ -911,10 +911,10 @@ def keyboard_walk(t, max_keys=220):
                     backtab_done = True
                     name = focus.name
                     t.key("shift+Tab")
-                    t.settle(0.12)
+                    t.settle(0.12, still=False)
                     back = t.snap().focused()
                     t.key("Tab")
-                    t.settle(0.12)
+                    t.settle(0.12, still=False)
                     again = t.snap().focused()
                     keys += 2
                     if again is None or again.name != name:
@@ -945,7 +945,7 @@ def keyboard_walk(t, max_keys=220):
                           f"(a keyboard dead end); focus went: {path(trail)}")
         t.key("Tab")
         keys += 1
-        t.settle(0.08)
+        t.settle(0.08, still=False)
     raise Failure(f"not finished after {max_keys} keys")
 
 

@@ -13,6 +13,7 @@ import fnmatch
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -23,7 +24,7 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from driver import A11y, Crashed, Failure, Host, Hung, Input, Snapshot, describe_status  # noqa: E402
+from driver import A11y, Crashed, Failure, Host, Hung, Input, Snapshot, atspi, describe_status  # noqa: E402
 from session import Desktop, SetupError  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -126,7 +127,13 @@ class T:
                 raise Hung("no window on the accessibility bus 25 s after the start")
             time.sleep(0.1)
         self.host.focus_window()
-        time.sleep(0.3)  # the first frame and the input panel built when idle
+        # The first frames (the window may still be sized and laid out after it is mapped) and the
+        # input panel built when idle: until a button of the chrome (Next, Finish, Cancel: any
+        # flow) or the main window is on screen and the layout is at rest, then the window's
+        # origin again from that layout. A fixed 0.3 s here was a race on a loaded machine.
+        self.wait(lambda s: s.main_window() or s.find("push button") is not None,
+                  "a button of the window on screen", timeout=10)
+        self.refresh_window(self.wait_still())
         return self
 
     def check_alive(self):
@@ -226,15 +233,58 @@ class T:
             return self.wait(lambda s: s.picker() is None, "the picker panel to close", timeout)
         return self.wait(lambda s: s.picker() == name, f"the picker of {name!r} to be open", timeout)
 
-    def settle(self, seconds=0.3):
-        """Lets animations (page slide 250 ms, panel 200 ms) finish; checks the app lives."""
+    def settle(self, seconds=0.3, still=True):
+        """Lets animations (page slide 250 ms, panel 200 ms) finish; checks the app lives. Waits
+        `seconds`, then (unless `still` is false: the monkey's quick pauses) until the window is
+        at rest (`wait_still`): a fixed pause alone was a race on a loaded machine, where a slide
+        can end after it, and the next click then hit a control where it was mid-slide."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             self.check_alive()
             time.sleep(0.05)
         self.check_alive()
+        if still:
+            self.wait_still()
 
-    # ---- input
+    # Whose extents move while a page slides or the input panel opens, resizes or closes.
+    MOVING_ROLES = frozenset({"push button", "toggle button", "check box", "text", "slider", "list item",
+                              "spin button"})
+
+    def wait_still(self, timeout=5.0, interval=0.05):
+        """Waits until the window is at rest: the extents of its controls and of the input panel,
+        read again and again (one tree walk, then only their extents, which is quick), the same
+        twice in a row at least `interval` apart. A read is answered from the app's main loop,
+        which also runs its frame clock, so a slide or a panel in progress moves something between
+        two reads. Returns a new snapshot; fails when the window still moves after `timeout`
+        seconds."""
+        Atspi, _GLib = atspi()
+        deadline = time.monotonic() + timeout
+        nodes = [n for n in self.snap().nodes
+                 if n.role in self.MOVING_ROLES or (n.role == "panel" and n.name == "Input toolbar")]
+
+        def read():
+            self.check_alive()
+            out = []
+            for node in nodes:
+                try:
+                    r = node.acc.get_extents(Atspi.CoordType.WINDOW)
+                    out.append((r.x, r.y, r.width, r.height))
+                except Exception as error:  # noqa: BLE001 - a node gone meanwhile
+                    if re.search(r"timed out|timeout|noreply|no reply|did not receive a reply", str(error), re.I):
+                        raise Hung(f"the app did not answer over AT-SPI ({error})")
+                    out.append(None)
+            return out
+        last = read()
+        while True:
+            time.sleep(interval)
+            now = read()
+            if now == last:
+                return self.snap()
+            if time.monotonic() > deadline:
+                moved = [f"{n.label} {a} -> {b}" for n, a, b in zip(nodes, last, now) if a != b][:3]
+                raise Failure(f"the window did not come to rest within {timeout:g} s; moving: " + "; ".join(moved))
+            last = now
+
     def screen_point(self, x, y):
         return self.host.origin[0] + x, self.host.origin[1] + y
 

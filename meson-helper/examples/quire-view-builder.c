@@ -13,6 +13,7 @@
 #include <quire-gtk-view.h>
 
 #include <stdio.h>
+#include <string.h>
 
 static void
 on_page_changed (QuireView *view, int index, const char *id, int *count)
@@ -22,13 +23,25 @@ on_page_changed (QuireView *view, int index, const char *id, int *count)
   ++*count;
 }
 
+/* Who heard the completion, in order: the app's session handler (connected after GtkBuilder gave
+ * the view its session) must run before the view's `completed`, as the docs say. */
+static GString *heard;
+
 static void
 on_completed (QuireView *view, const char *outcome, char **seen)
 {
   (void) view;
   printf ("completed %s\n", outcome);
+  g_string_append (heard, "view ");
   g_free (*seen);
   *seen = g_strdup (outcome);
+}
+
+static void
+on_session_completed (QuireSession *session, const char *name, JsonNode *payload, gpointer data)
+{
+  (void) session, (void) name, (void) payload, (void) data;
+  g_string_append (heard, "session ");
 }
 
 static void
@@ -76,6 +89,8 @@ main (int argc, char **argv)
   g_assert (quire_view_get_session (QUIRE_VIEW (view)) == session);
   g_signal_connect (view, "page-changed", G_CALLBACK (on_page_changed), &pages);
   g_signal_connect (view, "completed", G_CALLBACK (on_completed), &outcome);
+  heard = g_string_new (NULL);
+  g_signal_connect (session, "notification::completed", G_CALLBACK (on_session_completed), NULL);
   gtk_window_present (window);
   drain ();
 
@@ -91,6 +106,10 @@ main (int argc, char **argv)
       !gtk_widget_has_css_class (view, "completed"))
     ok = FALSE, fprintf (stderr, "quire-view-builder: completed with %s, sensitive %d\n",
                          outcome ? outcome : "nothing", gtk_widget_get_sensitive (view));
+  if (strcmp (heard->str, "session view ") != 0)
+    ok = FALSE, fprintf (stderr, "quire-view-builder: the completion was heard in the order '%s', "
+                         "not the session's handler, then the view's completed\n", heard->str);
+  g_string_free (heard, TRUE);
   /* Another session replaces the first: notify::session, the view sensitive again. */
   {
     g_autoptr (QuireSession) other = quire_session_new_from_file ("data/flows/five-pages.json", NULL);

@@ -140,8 +140,10 @@ quire_view_set_session (QuireView *self, QuireSession *session)
           self->session = g_object_ref (session);
           self->walkthrough = walkthrough;
           gtk_widget_set_parent (walkthrough, GTK_WIDGET (self));
-          g_signal_connect (session, "notification::completed", G_CALLBACK (on_completed), self);
-          g_signal_connect (session, "notification::pageDidChange", G_CALLBACK (on_page_changed), self);
+          /* After the app's own handlers, whenever they were connected: GtkBuilder gives a
+           * view its session while it builds, before the app can connect anything. */
+          g_signal_connect_after (session, "notification::completed", G_CALLBACK (on_completed), self);
+          g_signal_connect_after (session, "notification::pageDidChange", G_CALLBACK (on_page_changed), self);
           if (quire_session_get_completed (session))
             {
               gtk_widget_add_css_class (GTK_WIDGET (self), "completed");
@@ -155,6 +157,8 @@ quire_view_set_session (QuireView *self, QuireSession *session)
 /**
  * quire_view_get_session:
  * @self: a view
+ *
+ * The session @self shows, the #QuireView:session property.
  *
  * Returns: (transfer none) (nullable): the session @self shows
  *
@@ -234,7 +238,9 @@ quire_view_class_init (QuireViewClass *klass)
    *
    * Emitted when the session the view shows completes, whoever sent the event (the user in
    * the view, or the app with quire_session_send()), after the session's own
-   * `notification::completed` handlers connected before the view was given the session. The
+   * `notification::completed` handlers, whenever they were connected (the view's handler is
+   * connected with g_signal_connect_after(); only the app's own `_after` handlers connected
+   * later run after it). The
    * view is insensitive and has the CSS class `completed` by then. The result is
    * quire_session_get_result().
    *
@@ -274,22 +280,35 @@ quire_view_init (QuireView *self)
  * quire_view_new:
  * @session: (nullable): the session to show, or %NULL (see [method@QuireGtk.View.set_session])
  *
- * A new view of @session. Call it after gtk_init(), on the thread GTK runs on.
+ * A new view of @session. Call it after gtk_init(), on the thread GTK runs on. GTK not
+ * initialized, no display, a session without a flow (one whose construction failed) or a call
+ * from another thread are programmer errors: a critical, and %NULL.
  *
- * Returns: (transfer floating): a new #QuireView with a floating reference (the container it
- *   is packed into takes it)
+ * Returns: (transfer floating) (nullable): a new #QuireView with a floating reference (the
+ *   container it is packed into takes it), or %NULL on a programmer error
  *
  * Since: 0.1
  */
 GtkWidget *
 quire_view_new (QuireSession *session)
 {
+  QuireView *self;
+
   g_return_val_if_fail (session == NULL || QUIRE_IS_SESSION (session), NULL);
   g_return_val_if_fail (gtk_is_initialized (), NULL);
   /* GTK 4.8 reports itself initialized after a failed gtk_init_check(): no display then. */
   g_return_val_if_fail (gdk_display_get_default () != NULL, NULL);
 
-  return g_object_new (QUIRE_TYPE_VIEW, "session", session, NULL);
+  self = g_object_new (QUIRE_TYPE_VIEW, "session", session, NULL);
+  if (session != NULL && self->session == NULL)
+    {
+      /* A session it cannot show (no flow, another thread): quire_view_set_session() said why
+       * in a critical; a programmer error, so no view, as for no display. */
+      g_object_ref_sink (self);
+      g_object_unref (self);
+      return NULL;
+    }
+  return GTK_WIDGET (self);
 }
 
 /**

@@ -11,4 +11,8 @@ G_BEGIN_DECLS
  * libquire-gtk only, in the QUIRE_PRIVATE symbol version (src/libquire.map). */
 QuireEngine *quire_session_get_engine (QuireSession *self);
 
+/* quire_engine_free() from any thread: QuireSession's finalize, which runs where the last
+ * reference drops. Swift code of libquire (Sources/QuireEmbed/API.swift), local to it. */
+void quire_private_engine_release (QuireEngine *engine);
+
 G_END_DECLS

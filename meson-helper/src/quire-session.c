@@ -16,19 +16,44 @@ G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_SNAPSHOT == (int) QUIRE_ENGINE_ERROR_
 G_STATIC_ASSERT ((int) QUIRE_ERROR_INVALID_VALUES == (int) QUIRE_ENGINE_ERROR_INVALID_VALUES);
 
 /**
- * SECTION:quire-session
- * @title: QuireSession
- * @short_description: an input session over a flow, as a GObject
+ * QuireSession:
  *
- * A #QuireSession is one run of a flow: a deterministic state machine that changes only when
- * an event is sent with quire_session_send(). Each event emits #QuireSession::notification
- * signals (detailed by the notification's name: connect to `notification::completed` for the
- * result) and then `notify` for the properties that changed.
+ * One run of a flow: a deterministic state machine that changes only when an event is sent
+ * with [method@Quire.Session.send]. Each event is applied whole, then `notify` is emitted for
+ * the properties that changed, then a [signal@Quire.Session::notification] for each of its
+ * notifications (detailed by the notification's name: connect to `notification::completed`
+ * for the result).
  *
  * Events, state, notifications and snapshots are the JSON of Quire's contract; every function
  * that takes or returns JSON has a variant with text and one with a #JsonNode.
+ *
+ * Construct one with [ctor@Quire.Session.new_from_file], [ctor@Quire.Session.new_from_json],
+ * [func@Quire.Session.restore], or g_object_new() with exactly one of the `flow-file`,
+ * `flow-json` and `restore-snapshot` properties.
+ *
+ * A session belongs to the thread that created it: a call from another thread is refused
+ * with a critical. Its last reference may drop on any thread; the session and its engine are
+ * freed there.
+ *
+ * Passing through a picker chooses nothing: when a choice or duration field that has no value
+ * resigns (Tab, a tap elsewhere, a page move) and its draft was never changed while its picker
+ * was open (no `spin`, `select`, or `Up`/`Down`/`Page_Up`/`Page_Down` the picker took), the
+ * draft is dropped unless the resign is `done` or `Return`: the field stays `null`, and the
+ * `inputDismissed` notification says `"committed": false`.
+ *
+ * Since: 0.1
  */
 
+/**
+ * quire_error_quark:
+ *
+ * The quark of the %QUIRE_ERROR domain, the domain of the errors of [class@Quire.Session]'s
+ * functions.
+ *
+ * Returns: the error quark
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (quire-error-quark, quire_error)
 
 GType
@@ -324,8 +349,12 @@ quire_session_finalize (GObject *object)
 {
   QuireSession *self = QUIRE_SESSION (object);
 
-  /* Frees the observer with the engine. */
-  quire_engine_free (self->engine);
+  /* Frees the observer with the engine, on whichever thread dropped the last reference: an
+   * engine refuses calls from any thread but its owner's, so quire_engine_free() here would leak
+   * it when the last unref comes from another thread (a GTask, a worker's closure). Nothing can be
+   * inside the engine now (every caller holds a reference) and it holds no thread's state, so it
+   * is released here and now (docs/embedding.md, "Threads"). */
+  quire_private_engine_release (self->engine);
   g_free (self->page_id);
   g_free (self->focus);
   g_free (self->outcome);
@@ -943,6 +972,9 @@ quire_session_get_result (QuireSession *self)
  * quire_session_get_page_index:
  * @self: a #QuireSession
  *
+ * The index of the current page among the visible pages (0 for the first), as the state's
+ * `page.index`.
+ *
  * Returns: the #QuireSession:page-index
  *
  * Since: 0.1
@@ -958,6 +990,8 @@ quire_session_get_page_index (QuireSession *self)
 /**
  * quire_session_get_page_count:
  * @self: a #QuireSession
+ *
+ * How many pages the flow shows now (pages hidden by a condition are not counted).
  *
  * Returns: the #QuireSession:page-count
  *
@@ -975,6 +1009,8 @@ quire_session_get_page_count (QuireSession *self)
  * quire_session_get_page_id:
  * @self: a #QuireSession
  *
+ * The id of the current page, as in the flow.
+ *
  * Returns: (transfer none): the #QuireSession:page-id, owned by @self
  *
  * Since: 0.1
@@ -990,6 +1026,8 @@ quire_session_get_page_id (QuireSession *self)
 /**
  * quire_session_get_focus:
  * @self: a #QuireSession
+ *
+ * The id of the field that has the focus (the first responder), or %NULL.
  *
  * Returns: (transfer none) (nullable): the #QuireSession:focus, owned by @self
  *
@@ -1007,6 +1045,9 @@ quire_session_get_focus (QuireSession *self)
  * quire_session_get_completed:
  * @self: a #QuireSession
  *
+ * Whether the session has completed (finished or cancelled): every event after that is
+ * ignored.
+ *
  * Returns: the #QuireSession:completed
  *
  * Since: 0.1
@@ -1023,6 +1064,8 @@ quire_session_get_completed (QuireSession *self)
  * quire_session_get_outcome:
  * @self: a #QuireSession
  *
+ * How the session ended, `finished` or `cancelled`; %NULL until it completes.
+ *
  * Returns: (transfer none) (nullable): the #QuireSession:outcome, owned by @self
  *
  * Since: 0.1
@@ -1038,6 +1081,8 @@ quire_session_get_outcome (QuireSession *self)
 /**
  * quire_session_get_locale:
  * @self: a #QuireSession
+ *
+ * The locale the presentation is written in, a BCP 47 tag (`en` unless set).
  *
  * Returns: (transfer none): the #QuireSession:locale, owned by @self
  *
@@ -1088,6 +1133,9 @@ quire_session_set_locale (QuireSession *self, const char *locale, GError **error
 /**
  * quire_session_get_viewport_width:
  * @self: a #QuireSession
+ *
+ * The width, in pixels, that drags on the pager are measured against (a view sets it to
+ * its pager's width).
  *
  * Returns: the #QuireSession:viewport-width, in pixels
  *
@@ -1209,6 +1257,9 @@ quire_session_set_starting_values_node (QuireSession *self, JsonNode *values, GE
 /**
  * quire_session_get_reduced_motion:
  * @self: a #QuireSession
+ *
+ * Whether moves land at once and auto-advance pauses (a front's setting, not part of the
+ * session's state; a view sets it from the desktop's `gtk-enable-animations`).
  *
  * Returns: the #QuireSession:reduced-motion
  *

@@ -92,6 +92,12 @@ QUIRE_AVAILABLE_IN_0_1 void quire_engine_free (QuireEngine *engine);
  * before this returns. An event that does not apply (typing with nothing focused, any event after
  * completion) is not an error: it changes nothing and emits an `ignored` notification.
  *
+ * Passing through a picker chooses nothing: when a choice or duration field that has no value
+ * resigns (`Tab`, a tap elsewhere, a page move) and its draft was never changed while its picker
+ * was open (no `spin`, `select`, or `Up`/`Down`/`Page_Up`/`Page_Down` it took), the draft is
+ * dropped unless the resign is `Return` or `accessory:done`: the field stays `null` and the
+ * `inputDismissed` notification says `"committed": false`.
+ *
  * Returns: %TRUE when the event was sent; %FALSE with @error set to
  *   %QUIRE_ENGINE_ERROR_INVALID_ARGUMENT (@engine or @event_json is %NULL, or the text is not
  *   UTF-8), %QUIRE_ENGINE_ERROR_INVALID_JSON or %QUIRE_ENGINE_ERROR_INVALID_EVENT; the session is
