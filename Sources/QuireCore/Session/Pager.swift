@@ -12,7 +12,17 @@ struct Pager: Sendable, Equatable {
     /// hide, so per-event reads do not walk the page tree.
     private(set) var currentIndex = 0
     /// The continuous position in visible-page units (beyond the ends during wraps and rubber bands).
-    var position: Double = 0
+    /// A position within `wholeTolerance` of a whole page is that page (CONTRACT §6.6): a release
+    /// there lands at once, and the state never shows a residue such as -7.8e-17.
+    var position: Double = 0 {
+        didSet {
+            let whole = position.rounded()
+            if whole != position, abs(position - whole) <= Self.wholeTolerance { position = whole }
+        }
+    }
+
+    /// How near a whole page a position is that page.
+    static let wholeTolerance = 1e-9
     var motion: Motion?
     var autoAdvance: AutoAdvance
 

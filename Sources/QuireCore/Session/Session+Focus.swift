@@ -272,7 +272,9 @@ extension Session {
 
     mutating func type(_ text: String, _ event: Event) {
         guard focusChain.hasInput else { return ignore(event, .noFirstResponder) }
-        guard !text.isEmpty else { return ignore(event, .emptyText) }
+        // Nothing typed into a picker: it takes no text at all (`notTextInput`, the activity
+        // tier) before there being none (`emptyText`, the target's state).
+        guard !text.isEmpty else { return ignore(event, flow.fieldTraits[focusChain.field].kind == .text ? .emptyText : .notTextInput) }
         // A newline in the text acts as Return; the rest goes to whoever is first responder then.
         // Every newline (LF, CR LF, CR) holds a CR or LF byte.
         guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return insert(text, event) }

@@ -77,9 +77,14 @@ extension Session {
     /// committing its draft; a spring-back to the page shown leaves both alone.
     mutating func animate(to target: Double, index: Int) {
         let from = currentIndex
+        // A move requested while an animation or a spring-back runs is a retarget, and every
+        // retarget announces its target, even one announced before in this transition (CONTRACT
+        // §6.6); a drag's release announces only a page its drag did not.
+        var retarget = false
+        if case .animating = paging.motion { retarget = true }
         var animation = Animation(start: paging.position, target: target, announced: paging.motion?.announced)
         if target != Double(from) {
-            if index != animation.announced {
+            if index != animation.announced || retarget {
                 animation.announced = index
                 emit(.pageWillChange(from: from, to: index))
             }
