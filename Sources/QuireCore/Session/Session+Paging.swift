@@ -204,16 +204,23 @@ extension Session {
         guard flow.paging.swipe else { return ignore(event, .swipeDisabled) }
         if case .dragging = paging.motion { return ignore(event, .dragInProgress) }
         var anchor = Double(currentIndex)
+        var heading: Int? = nil
         if paging.motion != nil {
-            // Take over a running animation from where it is, around the nearest page.
+            // Take over a running animation from where it is, around the nearest page of the
+            // pages as they will be once an open draft commits (as every move decision reads them).
             anchor = paging.position.rounded()
-            if !flow.paging.wrap { anchor = min(Double(pageCount - 1), max(0, anchor)) }
+            let count = draftChangesValue ? Outlook(committingDraftOf: self).visibleCount : pageCount
+            if !flow.paging.wrap { anchor = min(Double(count - 1), max(0, anchor)) }
+            if case .animating(let animation) = paging.motion, animation.target != Double(currentIndex) {
+                heading = animation.announced ?? normalize(animation.target)
+            }
         }
         // Inside a rubber band, the start is kept unscaled (as if the band were not there), so
         // the position does not jump when the band scales it again.
         let offset = paging.position - anchor
         let open = offset == 0 || isOpen(dragNeighbour(from: anchor, offset > 0 ? 1 : -1))
-        updateDrag(Drag(anchor: anchor, start: anchor + Self.unband(offset, open: open), announced: paging.motion?.announced))
+        updateDrag(
+            Drag(anchor: anchor, start: anchor + Self.unband(offset, open: open), announced: paging.motion?.announced, heading: heading))
     }
 
     func isOpen(_ neighbour: DragNeighbour) -> Bool {
@@ -259,6 +266,7 @@ extension Session {
             drag.announced = index
             emit(.pageWillChange(from: currentIndex, to: index))
         }
+        if drag.revealed != nil { drag.heading = nil }
         paging.motion = .dragging(drag)
     }
 

@@ -94,6 +94,7 @@ extension Session {
             m.append("dragStart", .number(drag.start))
             m.append("dx", .number(drag.dx))
             m.append("revealed", drag.revealed.map(JSONValue.number) ?? .null)
+            if let heading = drag.heading { m.append("heading", .number(Double(heading))) }
         }
         return .object(m)
     }
@@ -291,6 +292,9 @@ extension Session {
             var drag = Drag(anchor: anchor, start: dragStart, dx: dx, announced: announced)
             if let revealed = object["revealed"], revealed != .null {
                 drag.revealed = reader.number(revealed, at: path + "revealed", what: "revealed", in: -1e9...1e9)
+            }
+            if let heading = object["heading"], heading != .null {
+                drag.heading = reader.integer(heading, at: path + "heading", what: "heading", in: 0...Flow.maxPages)
             }
             return .dragging(drag)
         default:

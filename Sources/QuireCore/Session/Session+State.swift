@@ -101,7 +101,8 @@ extension Session {
         case .dragging(let drag):
             let distance = abs(paging.position - Double(from))
             guard let revealed = drag.revealed else {
-                return TransitionState(from: from, to: from, progress: min(1, distance), interactive: true)
+                // A takeover keeps the interrupted animation's target until it reveals a page.
+                return TransitionState(from: from, to: drag.heading ?? from, progress: min(1, distance), interactive: true)
             }
             let span = abs(revealed - Double(from))
             return TransitionState(
