@@ -315,13 +315,18 @@ import Testing
         #expect(session.at("focus") == .null)
     }
 
-    @Test func anOpenPickersDraftCountsForTheGate() throws {
-        let flow = try makeFlow(
+    /// A required choice on the first of two pages.
+    func requiredChoiceFlow() throws -> Flow {
+        try makeFlow(
             #"""
             {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
              "pages": [{"id": "a", "fields": [{"id": "pick", "kind": "choice", "required": true,
                          "options": [{"id": "x"}, {"id": "y"}]}]}, {"id": "b"}]}
             """#)
+    }
+
+    @Test func anOpenPickersDraftCountsForTheGate() throws {
+        let flow = try requiredChoiceFlow()
         var session = Session(flow: flow)
         session.run(tapField("pick"), .select("x"))
         session.run(next)
@@ -330,12 +335,7 @@ import Testing
     }
 
     @Test func anOpenPickerNobodyChangedIsNoAnswerToTheGate() throws {
-        let flow = try makeFlow(
-            #"""
-            {"format": "quire.flow/1", "id": "f", "paging": {"animationMs": 0},
-             "pages": [{"id": "a", "fields": [{"id": "pick", "kind": "choice", "required": true,
-                         "options": [{"id": "x"}, {"id": "y"}]}]}, {"id": "b"}]}
-            """#)
+        let flow = try requiredChoiceFlow()
         var session = Session(flow: flow)
         session.run(tapField("pick"))
         let notes = session.send(next)

@@ -399,6 +399,12 @@ def recorded_events(path):
 
 @case("ime/anthy", timeout=60)
 def anthy(t):
+    with_anthy(t, run_anthy)
+
+
+def with_anthy(t, run):
+    """Runs `run(t)` with IBus and Anthy there (setup broken otherwise: a failure in CI, a skip
+    on a desk) and libanthy's home folder cleaned up after."""
     missing = missing_packages()
     if missing:
         message = f"setup broken: missing {', '.join(missing)} (scripts/setup installs {PACKAGES})"
@@ -407,7 +413,7 @@ def anthy(t):
         raise Skip(message)
     anthy_home = AnthyHome()
     try:
-        run_anthy(t)
+        run(t)
     finally:
         anthy_home.clean()
 
@@ -416,17 +422,7 @@ def anthy(t):
 def anthy_own_window(t):
     """The same keys with IBus's "embed pre-edit text" off: the entry is never told that the input
     method composes, so only keys that reach the entry before the session can be right."""
-    missing = missing_packages()
-    if missing:
-        message = f"setup broken: missing {', '.join(missing)} (scripts/setup installs {PACKAGES})"
-        if in_ci():
-            raise Failure(message)
-        raise Skip(message)
-    anthy_home = AnthyHome()
-    try:
-        run_anthy_own_window(t)
-    finally:
-        anthy_home.clean()
+    with_anthy(t, run_anthy_own_window)
 
 
 def run_anthy_own_window(t):
