@@ -323,7 +323,8 @@ public enum ScriptLoad: Sendable {
 }
 
 public enum ScriptLoader {
-    static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "reducedMotion", "values", "steps"]
+    /// (`$schema`: where an editor finds the script's JSON Schema; ignored.)
+    static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "reducedMotion", "values", "steps", "$schema"]
     /// The steps that are not events.
     enum Check: String, CaseIterable {
         case expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, restart

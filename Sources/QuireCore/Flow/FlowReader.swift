@@ -150,7 +150,8 @@ struct FlowReader: JSONScanning {
 
     // MARK: The flow
 
-    static let topKeys: [StaticString] = ["format", "id", "title", "paging", "accessory", "pages"]
+    /// `$schema`: where an editor finds the flow's JSON Schema; read as a string and ignored.
+    static let topKeys: [StaticString] = ["format", "id", "title", "paging", "accessory", "pages", "$schema"]
 
     /// The fields a document of this size may hold, give or take: the ids' table and the places
     /// are made that big at first (a field with its display strings takes a few hundred bytes).
@@ -191,7 +192,8 @@ struct FlowReader: JSONScanning {
                 case 2: title = try localized("title")
                 case 3: paging = self.paging(try value(), at: path())
                 case 4: accessory = accessoryItems(try value(), at: path())
-                default: try readPages()
+                case 5: try readPages()
+                default: _ = try string("$schema")
                 }
                 steps.removeLast()
             } while try nextMember()
