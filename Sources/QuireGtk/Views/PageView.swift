@@ -12,7 +12,7 @@ final class PageView {
     /// The page scrolls vertically when its content is taller than the pager (many fields, long
     /// texts); the content is clamped to `PageView.maximumWidth` and centred.
     let scroller = ScrolledWindow()
-    private let clamp = Clamp(maximum: PageView.maximumWidth)
+    private let clamp = Clamp(maximum: PageView.maximumWidth, centresVertically: true)
     private let content = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
     private let title = Label()
     private let body = Label()
@@ -32,8 +32,7 @@ final class PageView {
         root.addCSSClass("quire-page")
         root.hexpand = true
         root.vexpand = true
-        // Centred while it fits; from the top, scrolling, when it does not.
-        content.valign = GTK_ALIGN_CENTER
+        // Centred while it fits (by the clamp); from the top, scrolling, when it does not.
         content.vexpand = true
         content.setMargins(top: 24, bottom: 24, start: PageView.sideMargin, end: PageView.sideMargin)
         // Title and body keep their reading width (max-width-chars) in a wide clamp.
