@@ -100,7 +100,8 @@ final class PageView {
         }
     }
 
-    /// More rows than fill a tall window (a row is at least 52 px with its spacing).
+    /// Rows built with the page: 24 rows, at least 48 px apart, fill a window 1,152 px high; the
+    /// rest follow the first frame, `rowsPerIdle` at a time.
     static let rowsAtOnce = 24
     static let rowsPerIdle = 24
 
