@@ -173,10 +173,11 @@ struct WindowSizeTests {
             let next = try #require(bounds(view.chrome.nextButton, in: view.root))
             #expect(next.y >= 0 && next.y + next.height <= Double(view.root.height))
             #expect(next.x >= 0 && next.x + next.width <= Double(view.root.width))
-            // The last field is reached by scrolling the page.
+            // The last field is reached by scrolling the page (its row built first if it was not).
             let page = try #require(view.pager.pageView(at: 0))
+            page.scrollToShow(field: "f\(count - 1)")
             let last = try #require(view.pager.row(for: "f\(count - 1)", onPage: 0))
-            page.scroller.scrollToShow(last.root)
+            Toolkit.run(milliseconds: 10_000) { page.scroller.offset > 1000 }
             Toolkit.run(milliseconds: 100)
             let shown = try #require(bounds(last.root, in: page.scroller))
             #expect(shown.y >= 0 && shown.y + shown.height <= Double(page.scroller.height))

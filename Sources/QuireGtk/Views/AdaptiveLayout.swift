@@ -60,12 +60,19 @@ final class ScrolledWindow: Widget {
 /// to `maximum` px, centred. Its natural width is `maximum` (or the child's minimum when that
 /// is wider), so a clamp placed with `halign` centre — an overlay child — takes
 /// `min(available, maximum)`, and in a box that fills it centres its child.
+///
+/// `centresVertically`: a child shorter than the clamp is given its natural height, centred.
+/// The clamp does it, not the child's `valign`: GTK 4.8 places a height-for-width widget that is
+/// not set to fill by asking its width for the height it is given, and a column of rows asked
+/// that asks each row's wrapping label the same, which GtkLabel answers by a binary search over
+/// widths, a Pango layout at each step (about 10 ms a row).
 @MainActor
 final class Clamp: Widget {
-    init(maximum: Int32) {
+    init(maximum: Int32, centresVertically: Bool = false) {
         super.init(new: gtk_fixed_new())
         isFocusable = false
         g_object_set_data(quire_object(pointer), Clamp.maximumKey, UnsafeMutableRawPointer(bitPattern: Int(maximum)))
+        if centresVertically { g_object_set_data(quire_object(pointer), Clamp.centresKey, UnsafeMutableRawPointer(bitPattern: 1)) }
         gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(nil, clampMeasure, clampAllocate))
     }
 
@@ -75,6 +82,7 @@ final class Clamp: Widget {
     }
 
     nonisolated static let maximumKey = "quire-clamp-maximum"
+    nonisolated static let centresKey = "quire-clamp-centres-vertically"
 
     /// The width a clamp of `maximum` gives a child of minimum width `childMinimum` within `width`.
     nonisolated static func childWidth(within width: Int32, maximum: Int32, childMinimum: Int32) -> Int32 {
@@ -121,6 +129,13 @@ private let clampAllocate: GtkCustomAllocateFunc = { widget, width, height, _ in
     let (childMinimum, _) = measured(child, GTK_ORIENTATION_HORIZONTAL, -1)
     let childWidth = Clamp.childWidth(within: width, maximum: clampMaximum(widget), childMinimum: childMinimum)
     var allocation = GtkAllocation(x: max(0, (width - childWidth) / 2), y: 0, width: childWidth, height: height)
+    if g_object_get_data(quire_object(widget), Clamp.centresKey) != nil {
+        let (_, naturalHeight) = measured(child, GTK_ORIENTATION_VERTICAL, childWidth)
+        if naturalHeight < height {
+            allocation.y = (height - naturalHeight) / 2
+            allocation.height = naturalHeight
+        }
+    }
     gtk_widget_size_allocate(child, &allocation, -1)
 }
 

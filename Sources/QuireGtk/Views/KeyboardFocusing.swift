@@ -9,10 +9,13 @@ import QuireCore
 /// the answer. Focus rests on a field's widget, a page control, a toggle or an open picker's
 /// selected wheel or option: never on a container.
 extension WalkthroughView {
-    /// The widget that stands for a stop now (nil: not shown).
-    func widget(for stop: KeyboardStop) -> Widget? {
+    /// The widget that stands for a stop now (nil: not shown). `building`: a toggle's row not
+    /// built yet is built (focus goes there); without, it is nil (asking where focus is).
+    func widget(for stop: KeyboardStop, building: Bool = true) -> Widget? {
         switch stop {
-        case .toggle(let id): return pager.row(for: id, onPage: host.session.currentIndex)?.ownWidget
+        case .toggle(let id):
+            let index = host.session.currentIndex
+            return (building ? pager.row(for: id, onPage: index) : pager.builtRow(for: id, onPage: index))?.ownWidget
         case .back: return chrome.button(.back)
         case .indicator: return chrome.indicator.focusWidget
         case .skip: return chrome.button(.skip)
@@ -58,7 +61,9 @@ extension WalkthroughView {
 
     /// The stop keyboard focus is on now, if any.
     var focusedStop: KeyboardStop? {
-        host.session.keyboardStops(noticeShown: banner.notice != nil).stops.first { stop in widget(for: stop).map(hasFocus) ?? false }
+        host.session.keyboardStops(noticeShown: banner.notice != nil).stops.first { stop in
+            widget(for: stop, building: false).map(hasFocus) ?? false
+        }
     }
 
     /// The field whose own widget has keyboard focus while it is not first responder (a picker
@@ -67,7 +72,7 @@ extension WalkthroughView {
         let session = host.session
         guard session.focusedField == nil else { return nil }
         for field in session.presentPage(at: session.currentIndex)?.fields ?? [] where field.kind != .toggle {
-            if let widget = pager.row(for: field.id, onPage: session.currentIndex)?.ownWidget, hasFocus(widget) { return field.id }
+            if let widget = pager.builtRow(for: field.id, onPage: session.currentIndex)?.ownWidget, hasFocus(widget) { return field.id }
         }
         return nil
     }

@@ -80,9 +80,16 @@ final class PagerView: SessionView {
 
     nonisolated static let dataKey = "quire-pager-view"
 
-    /// The row of a field on the page shown now (what a user can reach), if built.
+    /// The row of a field on a built page (the page shown now is what a user can reach), built
+    /// now if the page has not built it yet.
     func row(for field: String, onPage index: Int) -> FieldRowView? {
         pages[index]?.view.row(for: field)
+    }
+
+    /// The row of a field on a built page, if built: for asking where keyboard focus is, which
+    /// builds nothing.
+    func builtRow(for field: String, onPage index: Int) -> FieldRowView? {
+        pages[index]?.view.builtRow(for: field)
     }
 
     /// Scrolls a built page so that a field's row is in view.
