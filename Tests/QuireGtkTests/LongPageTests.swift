@@ -21,7 +21,8 @@ struct LongPageTests {
             return #"{"id": "f\#(index)", "kind": "\#(kind)", "label": "Question \#(index)"\#(options)}"#
         }
         return try GtkTest.flow(
-            json: #"{"format": "quire.flow/1", "id": "long", "pages": [{"id": "p", "title": "Long", "fields": [\#(fields.joined(separator: ", "))]}, {"id": "q", "title": "Next"}]}"#
+            json:
+                #"{"format": "quire.flow/1", "id": "long", "pages": [{"id": "p", "title": "Long", "fields": [\#(fields.joined(separator: ", "))]}, {"id": "q", "title": "Next"}]}"#
         )
     }
 
