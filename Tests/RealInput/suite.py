@@ -658,6 +658,7 @@ def main(argv=None):
     import cases  # noqa: F401 - registers the cases
     import app_cases  # noqa: F401 - the app/* cases (issue 20's chrome)
     import size_cases  # noqa: F401 - the size/* cases
+    import window_cases  # noqa: F401 - keys/* and size/wide-panel-covers-the-bar (issue 33's window fixes)
     import ime_cases  # noqa: F401 - the ime/* case (issue 33: an input method composing Japanese)
     if options.list:
         for c in CASES:
