@@ -276,15 +276,19 @@ extension Session {
         // tier) before there being none (`emptyText`, the target's state).
         guard !text.isEmpty else { return ignore(event, flow.fieldTraits[focusChain.field].kind == .text ? .emptyText : .notTextInput) }
         // A newline in the text acts as Return; the rest goes to whoever is first responder then.
-        // Every newline (LF, CR LF, CR) holds a CR or LF byte.
-        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return insert(text, event) }
-        var segment = Substring(text)
-        while let newline = segment.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            insert(String(segment[..<newline]), event)
-            pressReturn(event)
-            segment = segment[segment.index(after: newline)...]
+        for (index, segment) in Self.typedSegments(text).enumerated() {
+            if index > 0 { pressReturn(event) }
+            insert(String(segment), event)
         }
-        insert(String(segment), event)
+    }
+
+    /// The pieces of a typed text between its newlines, each newline a press of Return: LF, CR LF
+    /// and CR only (a vertical tab, a form feed, NEL, U+2028 and U+2029 are text). One decision
+    /// for every front that types (the GTK replay types the same pieces).
+    public static func typedSegments(_ text: String) -> [Substring] {
+        // Every newline holds a CR or LF byte: text without one is one piece.
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return [Substring(text)] }
+        return text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
     }
 
     mutating func insert(_ text: String, _ event: Event) {

@@ -50,7 +50,7 @@ extension WalkthroughView {
             // Typed as a user types: the text between newlines into the focused entry, each
             // newline as a press of Return.
             var typed = false
-            for (index, segment) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            for (index, segment) in Session.typedSegments(text).enumerated() {
                 if index > 0 { typed = press("Return") || typed }
                 guard !segment.isEmpty else { continue }
                 guard let field = host.session.focusedField, let row = pager.row(for: field, onPage: host.session.currentIndex),
