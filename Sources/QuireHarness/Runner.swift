@@ -116,6 +116,10 @@ public enum Runner {
         // The refusal notice a front would show now, kept only for scripts that check it.
         let keepsNotice = script.steps.contains { if case .expectNotice = $0 { true } else { false } }
         var notice: RefusalNotice? = nil
+        // The announcements made since the last `expectAnnounced`, kept only for scripts that
+        // check them (each event's needs the errors in view from before it).
+        let keepsAnnouncements = script.steps.contains { if case .expectAnnounced = $0 { true } else { false } }
+        var announced: [Announcement] = []
         var coverage: CoverageRecorder? = nil
         var digest = options.digest ? Hasher() : nil
         if options.coverage, let flowFile = script.flowFile {
@@ -144,7 +148,11 @@ public enum Runner {
             var omittedNotifications = 0
             switch step {
             case .event(let event):
+                let inView = keepsAnnouncements ? driver.withSession { $0.errorsInView } : nil
                 driver.send(event, into: &buffer)
+                if keepsAnnouncements {
+                    announced += driver.withSession { $0.announcements(after: event, emitted: buffer, before: inView) }
+                }
                 emittedInAll += buffer.count
                 if digest != nil {
                     for notification in buffer { digest!.combine(notification) }
@@ -192,6 +200,21 @@ public enum Runner {
                     Matcher.match(expected: expected, actual: actual, at: .root, into: &mismatches)
                     lines = mismatches.map { "notice \($0)" }
                 }
+            case .expectAnnounced(let expected):
+                let matches =
+                    expected.count == announced.count
+                    && zip(expected, announced).allSatisfy { want, had in
+                        want.text.unicodeScalars.elementsEqual(had.text.unicodeScalars)
+                            && (want.priority == nil || want.priority == had.priority)
+                    }
+                if !matches {
+                    let wanted = expected.map { want in
+                        want.priority.map { JSONWriter.string(Announcement(want.text, $0).json) } ?? JSONWriter.string(.string(want.text))
+                    }
+                    let got = announced.map { JSONWriter.string($0.json) }
+                    lines = ["announced: expected [\(wanted.joined(separator: ", "))], got [\(got.joined(separator: ", "))]"]
+                }
+                announced = []
             case .expectEmitted, .expectEmittedExactly:
                 if let reason = window.check() { lines = [reason] }
                 window.reset(for: nextCheck[index].flatMap { expectation(script.steps[$0]) })

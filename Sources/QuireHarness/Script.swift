@@ -21,6 +21,9 @@ public struct SessionScript: Sendable {
         /// The refusal notice shown after the previous event (`Session.refusalNotice`), matched
         /// partially as `expect` matches; `null`: none (our extension).
         case expectNotice(JSONValue)
+        /// Exactly these announcements since the previous `expectAnnounced` (or the start), in
+        /// order (CONTRACT §6.4): each a text (any priority), or a text and its priority.
+        case expectAnnounced([(text: String, priority: Announcement.Priority?)])
         case restart
     }
 
@@ -327,7 +330,7 @@ public enum ScriptLoader {
     static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "reducedMotion", "values", "steps", "$schema"]
     /// The steps that are not events.
     enum Check: String, CaseIterable {
-        case expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, restart
+        case expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced, restart
 
         static let cases = allCases
         static let table = NameTable(cases.map(\.rawValue))
@@ -656,6 +659,38 @@ public enum ScriptLoader {
             guard let object = reader.object(value, at: path() + key, what: "'expectNotice'") else { return nil }
             reader.checkKeys(object, at: path() + key, allowed: RefusalNotice.keys, what: "a notice")
             return .expectNotice(value)
+        case .expectAnnounced?:
+            guard case .array(let list) = value else {
+                reader.error(path() + key, "'expectAnnounced' takes a list of texts or {\"text\", \"priority\"} objects")
+                return nil
+            }
+            var expected: [(text: String, priority: Announcement.Priority?)] = []
+            for (at, entry) in list.enumerated() {
+                switch entry {
+                case .string(let text):
+                    expected.append((text, nil))
+                case .object(let object):
+                    reader.checkKeys(
+                        object, at: path() + key + at, allowed: ["text", "priority"], required: ["text"], what: "an announcement")
+                    guard case .string(let text)? = object["text"] else {
+                        reader.error(path() + key + at + "text", "an announcement's text is a string")
+                        return nil
+                    }
+                    var priority: Announcement.Priority? = nil
+                    if let given = object["priority"] {
+                        guard case .string(let name) = given, let known = Announcement.Priority(rawValue: name) else {
+                            reader.error(path() + key + at + "priority", "priority is 'polite' or 'assertive'")
+                            return nil
+                        }
+                        priority = known
+                    }
+                    expected.append((text, priority))
+                default:
+                    reader.error(path() + key + at, "an announcement is a text or a {\"text\", \"priority\"} object")
+                    return nil
+                }
+            }
+            return .expectAnnounced(expected)
         case .restart?:
             guard value == .bool(true) else {
                 reader.error(path() + key, "'restart' takes true")
@@ -664,7 +699,7 @@ public enum ScriptLoader {
             return .restart
         case nil:
             var message =
-                "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice or restart"
+                "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced or restart"
             if let near = DocumentReader.closest(to: key, in: stepKeys) {
                 message = "unknown step '\(key)'; did you mean '\(near)'?"
             }

@@ -291,6 +291,16 @@ public struct Strings: Sendable {
     public var previous: String { japanese ? "前へ" : "Previous" }
     public func pageOf(_ page: Int, _ count: Int) -> String { japanese ? "\(count)ページ中\(page)ページ目" : "Page \(page) of \(count)" }
 
+    /// A page announced on arrival (CONTRACT §6.4): "About you, page 2 of 5"; "Page 2 of 5"
+    /// without a title; "About you、5ページ中2ページ目".
+    public func arrivedAt(_ title: String?, _ page: Int, _ count: Int) -> String {
+        guard let title, !title.isEmpty else { return pageOf(page, count) }
+        return japanese ? "\(title)、\(count)ページ中\(page)ページ目" : "\(title), page \(page) of \(count)"
+    }
+
+    public var finished: String { japanese ? "完了しました" : "Finished" }
+    public var cancelled: String { japanese ? "キャンセルしました" : "Cancelled" }
+
     /// A page named for assistive technology: "About you — page 2 of 5"; "Page 2 of 5" without a
     /// title (or with an empty one).
     public func pageName(_ title: String?, _ page: Int, _ count: Int) -> String {
