@@ -184,7 +184,10 @@ import Testing
         let process = Process()
         process.executableURL = CommandTests.binary
         process.arguments = ["map", "--format", "svg", "--dot-timeout", "1", "-o", folder.appendingPathComponent("m.svg").path, Self.demo]
-        process.environment = ["PATH": path]
+        // The test's own environment (a sanitizer's options reach quire) with the fake dot first.
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = path
+        process.environment = environment
         let errors = Pipe()
         process.standardError = errors
         let started = Date()
@@ -208,7 +211,10 @@ import Testing
         let process = Process()
         process.executableURL = CommandTests.binary
         process.arguments = ["map", "--format", "svg", "-o", folder.appendingPathComponent("m.svg").path, Self.demo]
-        process.environment = ["PATH": path]
+        // The test's own environment (a sanitizer's options reach quire) with the fake dot first.
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = path
+        process.environment = environment
         let errors = Pipe()
         process.standardError = errors
         try process.run()
