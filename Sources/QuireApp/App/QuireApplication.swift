@@ -351,8 +351,10 @@ public final class QuireApplication {
     private func showPageTitle(_ view: WalkthroughView) {
         guard let window else { return }
         gtk_window_set_title(quire_window(window.pointer), view.pageName)
-        let chrome = view.host.session.chrome
-        if let title = chrome.title, !title.isEmpty {
+        let session = view.host.session
+        let chrome = session.chrome
+        // The page's own title (the flow's is the walkthrough's, not the page's), over its place.
+        if let title = session.presentPage(at: session.currentIndex)?.title, !title.isEmpty {
             header?.setTitle(title, subtitle: chrome.indicatorLabel)
         } else {
             header?.setTitle(chrome.indicatorLabel, subtitle: "")
