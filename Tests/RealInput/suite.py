@@ -82,9 +82,11 @@ class T:
         self.replayed = []  # events of each recording replayed
 
     # ---- the program
-    def start(self, flow=None, kind=None, gtk_settings=None):
+    def start(self, flow=None, kind=None, gtk_settings=None, record=True):
         """gtk_settings: lines added to the app's gtk-4.0/settings.ini ("gtk-enable-animations =
-        false")."""
+        false"). record=False: `quire run` without --record, which always starts the walkthrough
+        (a recording needs one), so a finished walkthrough's next launch opens the main window; the
+        case's recording is then an earlier launch's."""
         kind = kind or self.case.host
         flow = flow or self.case.flow
         self.flow_path = os.path.join(ROOT, flow)
@@ -92,7 +94,7 @@ class T:
             self.flow = json.load(f)
         xdg = os.path.join(self.desktop.dir, "xdg", self.folder.replace("/", "_"))
         if kind == "app":
-            argv = [self.suite.quire, "run", "--locale", "en", self.flow_path, "--record", self.recording]
+            argv = [self.suite.quire, "run", "--locale", "en", self.flow_path] + (["--record", self.recording] if record else [])
             env = self.desktop.app_env(xdg)
             if gtk_settings:
                 with open(os.path.join(xdg, "config", "gtk-4.0", "settings.ini"), "a") as f:
