@@ -7,8 +7,8 @@ import QuireCore
 
 /// The preferences window of the main window (`app.preferences`, Ctrl+,), an
 /// AdwPreferencesWindow (Escape and Ctrl+W close it; no search, there are few rows): the walkthrough's
-/// duration settings — the demo's focus time — each edited with a spin button per wheel of its
-/// picker (hours, minutes in steps of its `minuteInterval`, seconds when it has them). A value is
+/// duration settings — the demo's focus time — each a group titled with its label, edited with a
+/// row and spin button per wheel of its picker (hours, minutes in steps of its `minuteInterval`, seconds when it has them). A value is
 /// put within the field's `min`/`max` by the core's rule (`DurationOptions.snap`, the picker's),
 /// shown as it will be kept, and applied at once (saved by the app, the timer told).
 ///
@@ -76,7 +76,7 @@ final class PreferencesView {
             // The app's shortcuts (Ctrl+Q, Ctrl+?) work here too.
             gtk_window_set_application(gtkWindow, gtk_window_get_application(parent))
         }
-        gtk_window_set_default_size(gtkWindow, 480, 360)
+        gtk_window_set_default_size(gtkWindow, 480, 560)
         let preferences: UnsafeMutablePointer<AdwPreferencesWindow> = adwaita(window.widget)
         adw_preferences_window_set_search_enabled(preferences, 0)
         let page = Widget(new: adw_preferences_page_new())
@@ -87,13 +87,13 @@ final class PreferencesView {
         adw_preferences_window_add(preferences, adwaita(page.widget))
         for field in flow.fields {
             guard case .duration(let options) = field.kind, case .number(let number)? = values[field.id] else { continue }
-            // One AdwActionRow per setting: its label as the title, the wheels' spin buttons and
-            // their units at its end.
-            let line = Widget(new: adw_action_row_new())
+            // One group per setting, titled with its label, and one AdwActionRow per wheel: the
+            // wheel's unit as the title, its spin button at the end. (Three spin buttons in one
+            // row left its title a few pixels, wrapped a letter a line, and no room at 360 px.)
             let title = field.label?.resolve(locale) ?? field.id
-            adw_preferences_row_set_title(adwaita(line.widget), title)
-            let suffix = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
-            suffix.valign = GTK_ALIGN_CENTER
+            let setting = Widget(new: adw_preferences_group_new())
+            adw_preferences_group_set_title(adwaita(setting.widget), title)
+            adw_preferences_page_add(adwaita(page.widget), adwaita(setting.widget))
             var spins: [(component: DurationComponent, button: SpinButton)] = []
             for component in options.components {
                 let (upper, step): (Double, Double) =
@@ -108,14 +108,14 @@ final class PreferencesView {
                 gtk_spin_button_set_wrap(OpaquePointer(spin.widget), 0)
                 let unit = words.wheelTitle(component)
                 spin.setAccessibleLabel("\(title), \(unit)")
-                suffix.append(spin)
-                let unitLabel = Label(unit)
-                unitLabel.addCSSClass("dim-label")
-                suffix.append(unitLabel)
+                spin.valign = GTK_ALIGN_CENTER
+                let line = Widget(new: adw_action_row_new())
+                adw_preferences_row_set_title(adwaita(line.widget), unit)
+                adw_action_row_add_suffix(adwaita(line.widget), spin.widget)
+                adw_action_row_set_activatable_widget(adwaita(line.widget), spin.widget)
+                adw_preferences_group_add(adwaita(setting.widget), line.widget)
                 spins.append((component, spin))
             }
-            adw_action_row_add_suffix(adwaita(line.widget), suffix.widget)
-            adw_preferences_group_add(adwaita(group.widget), line.widget)
             let row = Row(field: field, options: options, spins: spins)
             for spin in spins {
                 row.handlers.append(
