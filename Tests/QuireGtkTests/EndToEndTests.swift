@@ -152,8 +152,10 @@ extension EndToEndTests {
         defer { try? FileManager.default.removeItem(at: file) }
         _ = try walk(
             [
-                "key Right", "wait slider:Page 2 of 5", "key Tab", "key Tab", "key Tab", "wait panel:Name", "type Aki", "key BackSpace", "key Escape",
-                "drag 420 300 80 300", "wait slider:Page 3 of 5", "key Tab", "key Tab", "key Tab", "wait panel:Focus time", "key Up", "key Right",
+                "key Right", "wait slider:Page 2 of 5", "key Tab", "key Tab", "key Tab", "wait panel:Name", "type Aki", "key BackSpace",
+                "key Escape",
+                "drag 420 300 80 300", "wait slider:Page 3 of 5", "key Tab", "key Tab", "key Tab", "wait panel:Focus time", "key Up",
+                "key Right",
                 "key Up",
                 "key Return", "key Left", "wait slider:Page 2 of 5", "key ctrl+q",
             ], arguments: ["--record", file.path], waitForExit: true)
@@ -198,7 +200,8 @@ extension EndToEndTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let first = try walk(
             [
-                "key Right", "wait slider:Page 2 of 5", "key Tab", "key Tab", "key Tab", "wait panel:Name", "type Aki", "key Escape", "key End",
+                "key Right", "wait slider:Page 2 of 5", "key Tab", "key Tab", "key Tab", "wait panel:Name", "type Aki", "key Escape",
+                "key End",
                 "wait slider:Page 5 of 5", "key ctrl+Return", "wait push button:Run the walkthrough again", "dump",
             ],
             home: home)

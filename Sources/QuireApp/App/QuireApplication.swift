@@ -289,7 +289,8 @@ public final class QuireApplication {
         let host = SessionHost(session)
         let view = WalkthroughView(host: host)
         if let header {
-            view.placeCancel(inHeaderBar: header.bar, packStart: { [header] in header.packStart($0) }, remove: { [header] in header.remove($0) })
+            view.placeCancel(
+                inHeaderBar: header.bar, packStart: { [header] in header.packStart($0) }, remove: { [header] in header.remove($0) })
         }
         // The header bar's own buttons are in the Tab cycle too, where the page's stops wrap.
         view.windowControls = { [weak self] in [self?.timerButton?.button, self?.menuButton].compactMap { $0 } }

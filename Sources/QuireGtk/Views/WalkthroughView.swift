@@ -25,7 +25,8 @@ public final class WalkthroughView: SessionView {
     /// The header bar Cancel sits in (the app's window), nil where it has its own row (embedded).
     private var cancelHeader: Widget?
     /// How Cancel goes into that header bar and out of it (GtkHeaderBar's calls, or the app's).
-    private var headerPacking: (packStart: @MainActor (UnsafeMutablePointer<GtkWidget>) -> Void, remove: @MainActor (UnsafeMutablePointer<GtkWidget>) -> Void)?
+    private var headerPacking:
+        (packStart: @MainActor (UnsafeMutablePointer<GtkWidget>) -> Void, remove: @MainActor (UnsafeMutablePointer<GtkWidget>) -> Void)?
     /// Cancel's row, the pages (they fill, and scroll), the inset and the chrome: the column never
     /// counts the inset in its size, so the window never grows when the panel opens.
     private let column = Column()
