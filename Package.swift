@@ -5,10 +5,12 @@ import PackageDescription
 // Quire: a paged-form and input-session engine.
 //
 // QuireCore and QuireHarness import Foundation only, so `swift build` and `swift test` work on a
-// machine without GTK. The GTK 4 shell (CGtk, CGtkShim, GtkBindings, QuireGtk, QuireApp, QuireGtkTests) and `quire run`
-// are added only when `pkg-config --exists gtk4` succeeds while this manifest is read and
-// QUIRE_GTK is not 0: `swift test` builds every target of a package, and a system-library target
-// whose headers are missing does not build (docs/building.md).
+// machine without GTK. The GTK 4 views (CGtk, CGtkShim, GtkBindings, QuireGtk, QuireEmbedGtk) are
+// added only when pkg-config finds gtk4 while this manifest is read and QUIRE_GTK is not 0; the
+// app (CAdw, QuireApp, QuireGtkTests) and `quire run` only when it also finds libadwaita-1: the
+// app's chrome is libadwaita's, the embeddable view stays plain GTK 4. `swift test` builds every
+// target of a package, and a system-library target whose headers are missing does not build
+// (docs/building.md).
 /// Runs pkg-config; its output split into flags, or nil when it fails.
 func pkgConfig(_ arguments: [String]) -> [String]? {
     let process = Process()
@@ -37,6 +39,17 @@ let gtkFlags: (includes: [String], libraries: [String])? = {
         return nil
     }
     return (includes, libraries.filter { $0.hasPrefix("-l") }.map { String($0.dropFirst(2)) })
+}()
+
+// libadwaita's, for the app alone (Debian 12: libadwaita-1-dev, 1.2): its include paths (GTK's
+// among them) and the libraries beyond GTK's. Nil without GTK or without libadwaita-1.pc; the
+// GTK views are built then, the app and `quire run` are not.
+let adwaitaFlags: (includes: [String], libraries: [String])? = {
+    guard let gtk = gtkFlags, let includes = pkgConfig(["--cflags-only-I", "libadwaita-1"]),
+        let libraries = pkgConfig(["--libs-only-l", "libadwaita-1"])
+    else { return nil }
+    let names = libraries.filter { $0.hasPrefix("-l") }.map { String($0.dropFirst(2)) }
+    return (includes.filter { !gtk.includes.contains($0) }, names.filter { !gtk.libraries.contains($0) })
 }()
 
 var products: [Product] = [
@@ -82,11 +95,20 @@ if let gtk = gtkFlags {
         // (what libquire-gtk embeds), and the walkthrough app with its replay driver (`quire run`).
         .target(name: "GtkBindings", dependencies: ["CGtk", "CGtkShim"], swiftSettings: swiftIncludes),
         .target(name: "QuireGtk", dependencies: ["GtkBindings", "CGtk", "CGtkShim", "QuireCore"], swiftSettings: swiftIncludes),
+    ]
+}
+if let gtk = gtkFlags, let adwaita = adwaitaFlags {
+    // The app: libadwaita's headers and library reach QuireApp (and what links it: `quire`, the
+    // app's tests) only, never QuireGtk or QuireEmbedGtk, so libquire-gtk's hosts need no libadwaita.
+    let swiftIncludes: [SwiftSetting] = [.unsafeFlags((gtk.includes + adwaita.includes).flatMap { ["-Xcc", $0] })]
+    targets += [
+        .systemLibrary(name: "CAdw"),
         .target(
-            name: "QuireApp", dependencies: ["QuireGtk", "GtkBindings", "CGtk", "CGtkShim", "QuireCore", "QuireHarness"],
-            swiftSettings: swiftIncludes),
+            name: "QuireApp", dependencies: ["QuireGtk", "GtkBindings", "CGtk", "CGtkShim", "CAdw", "QuireCore", "QuireHarness"],
+            swiftSettings: swiftIncludes, linkerSettings: adwaita.libraries.map { .linkedLibrary($0) }),
         .testTarget(
-            name: "QuireGtkTests", dependencies: ["QuireApp", "QuireGtk", "GtkBindings", "QuireCore", "QuireHarness", "CGtk", "CGtkShim"],
+            name: "QuireGtkTests",
+            dependencies: ["QuireApp", "QuireGtk", "GtkBindings", "QuireCore", "QuireHarness", "CGtk", "CGtkShim", "CAdw"],
             exclude: ["EndToEnd", "Golden"],
             swiftSettings: swiftIncludes),
     ]

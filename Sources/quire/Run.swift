@@ -134,8 +134,8 @@ struct Run: ParsableCommand {
         #else
             _ = (loaded, drivenEvents)
             printError(
-                "quire run: this quire was built without GTK 4 support (no gtk4 found by pkg-config when it was "
-                    + "built, or QUIRE_GTK=0); install libgtk-4-dev (scripts/setup) and build again")
+                "quire run: this quire was built without its GTK 4 app (no gtk4 or no libadwaita-1 found by pkg-config "
+                    + "when it was built, or QUIRE_GTK=0); install libgtk-4-dev and libadwaita-1-dev (scripts/setup) and build again")
             throw ExitCode(Exit.noGTK)
         #endif
     }
@@ -202,7 +202,9 @@ struct Run: ParsableCommand {
             if summary.failed > 0 { throw ExitCode(Exit.failed) }
         #else
             _ = script
-            printError("quire run: this quire was built without GTK 4 support; install libgtk-4-dev (scripts/setup) and build again")
+            printError(
+                "quire run: this quire was built without its GTK 4 app; install libgtk-4-dev and libadwaita-1-dev (scripts/setup) "
+                    + "and build again")
             throw ExitCode(Exit.noGTK)
         #endif
     }

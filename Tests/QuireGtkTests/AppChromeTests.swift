@@ -1,3 +1,4 @@
+import CAdw
 import CGtk
 import CGtkShim
 import Foundation
@@ -124,8 +125,10 @@ struct AppChromeTests {
         let dialog = AppChrome.aboutDialog(AppStrings(locale: "en"), parent: nil)
         defer { gtk_window_destroy(quire_window(dialog.pointer)) }
         let about = OpaquePointer(dialog.widget)
-        #expect(String(cString: gtk_about_dialog_get_program_name(about)) == "Quire")
-        #expect(String(cString: gtk_about_dialog_get_version(about)) == AppChrome.version)
-        #expect(String(cString: gtk_about_dialog_get_comments(about)) == "Fill in paged forms and walkthroughs")
+        #expect(quire_is_a(dialog.pointer, adw_about_window_get_type()) != 0)
+        #expect(String(cString: adw_about_window_get_application_name(about)) == "Quire")
+        #expect(String(cString: adw_about_window_get_version(about)) == AppChrome.version)
+        #expect(String(cString: adw_about_window_get_comments(about)) == "Fill in paged forms and walkthroughs")
+        #expect(String(cString: gtk_window_get_title(quire_window(dialog.pointer))) == "About Quire")
     }
 }

@@ -116,7 +116,8 @@ extension EndToEndTests {
         let long = LongLabelRowTests.long
         let dumps = try walk(["wait check box:Short", "dump"], arguments: [LongLabelRowTests.flowFile.path])
         let dump = try #require(dumps.first)
-        #expect(dump.filter { $0.hasPrefix("label\t\(long)\t") }.count == 6)  // title, body, four rows
+        // The header bar's title (the page's), the page's title and body, four rows.
+        #expect(dump.filter { $0.hasPrefix("label\t\(long)\t") }.count == 7)
         #expect(has(dump, "text", long))
         #expect(has(dump, "push button", "\(long): 25 min"))
         #expect(has(dump, "push button", "\(long): Not set"))

@@ -12,7 +12,13 @@ import Testing
 /// `G_DEBUG=fatal-warnings` (any GTK warning aborts). Without a display they are skipped.
 @MainActor
 enum GtkTest {
-    static let available: Bool = Toolkit.initialize()
+    /// GTK, and libadwaita as the app has it (`adw_init`: its types and stylesheet), so the
+    /// views are drawn as the app draws them whichever test runs first.
+    static let available: Bool = {
+        guard Toolkit.initialize() else { return false }
+        Adwaita.initialize()
+        return true
+    }()
 
     /// A trait for suites that need GTK.
     nonisolated static let enabled = ConditionTrait.enabled("needs a display (run under Xvfb)") { await MainActor.run { available } }

@@ -7,14 +7,23 @@ app/menu-about         the primary menu ("Main Menu") opened with a real click, 
 app/timer-ends         a timer saved paused at 2.5 s left says Resume; clicked, it runs out: the
                        window shows "Time's up" over AT-SPI (an alert, the time's name) and a
                        notification reaches org.freedesktop.Notifications (a stand-in server
-                       this process owns on the suite's session bus).
+                       this process owns on the suite's session bus); Start disabled, the
+                       focus on Reset.
 app/run-again-prefills Ctrl+R after a finished walkthrough starts from its answers: the name is
                        on page 2; the recording of the second walkthrough (with its `values`)
                        replays headlessly.
+app/title-360          issue 33: at 360 px the header's AdwWindowTitle shows each page's title over
+                       "Page N of 5", neither cut (as wide as at 520 px) nor over Cancel or the menu.
+app/start-focused      the main window gives Start the focus, after completion and at launch.
+app/tab-reaches-menu   Tab reaches the primary menu: Next, Main Menu, Cancel in the walkthrough
+                       (Shift+Tab back), from Start in the main window; Return opens it.
+app/preferences-keys   Preferences (Ctrl+,) closes with Escape, and again with Ctrl+W.
+app/ctrl-w-closes      Ctrl+W closes the main window: the app ends (exit 0), settings kept.
 """
 
 import json
 import os
+import subprocess
 import time
 
 from cases import DEMO, click_chrome, expect_completed, goto
@@ -38,6 +47,27 @@ def to_main_window(t):
     click_chrome(t, "Cancel")
     expect_completed(t)
     t.settle()
+
+
+def finish_walkthrough(t):
+    """The demo finished (the name typed on page 2): its settings are saved as finished, so the
+    next launch opens the main window (a cancelled first run starts the walkthrough again)."""
+    goto(t, 5)
+    click_chrome(t, "Finish")
+    expect_completed(t)
+    t.settle()
+
+
+def quit_app(t):
+    """Ctrl+Q, and the app gone with exit status 0 (the case goes on with another launch)."""
+    t.expect_exit = True
+    t.key("ctrl+q")
+    deadline = time.monotonic() + 10
+    while t.host.alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if t.host.alive():
+        raise Failure("the app did not quit within 10 s of Ctrl+Q")
+    t.expect(t.host.status() == 0, f"the app ended with status {t.host.status()} on Ctrl+Q")
 
 
 @case("app/shortcuts-window", timeout=40)
@@ -165,11 +195,21 @@ def timer_ends(t):
                    timeout=2)
         except Failure as e:
             t.expect(False, f"{e}: {[n.label for n in t.snap().nodes if n.name == 'Time' + chr(39) + 's up']}")
-        header = snap.find_all("push button", "Focus timer: Time's up")
-        t.expect(len(header) >= 1, "the header bar's timer button does not say Time's up")
+        try:
+            # (Its own wait: the first node to say so may be the main view's, a moment earlier.)
+            t.wait(lambda s: s.find_all("push button", "Focus timer: Time's up"),
+                   "the header bar's timer button to say Time's up", timeout=2)
+        except Failure as e:
+            t.expect(False, str(e))
         try:
             t.wait(lambda s: any(not n.has("sensitive") for n in s.find_all("push button", "Start")),
                    "Start, disabled at zero", timeout=2)
+        except Failure as e:
+            t.expect(False, str(e))
+        # The end disabled Start, which had the focus: the focus is on Reset, not nowhere.
+        try:
+            t.wait(lambda s: s.focused() is not None and s.focused().name == "Reset", "the focus on Reset at zero",
+                   timeout=2)
         except Failure as e:
             t.expect(False, str(e))
         t.wait(lambda s: server.calls, "the notification to reach org.freedesktop.Notifications", timeout=3)
@@ -209,3 +249,169 @@ def run_again_prefills(t):
         script = json.load(f)
     t.expect((script.get("values") or {}).get("userName") == "Ada",
              f"the recording of the second walkthrough does not start from the answers: {script.get('values')}")
+
+
+# ---------------------------------------------------------------- issue 33: the libadwaita chrome
+
+def header_title(snap):
+    """The header bar's AdwWindowTitle: (title label, subtitle label or None), each a Node."""
+    labels = [n for n in snap.find_all("label", on_screen=False) if n.inside("filler", "AdwWindowTitle")]
+    return (labels[0] if labels else None), (labels[1] if len(labels) > 1 else None)
+
+
+def resize(t, width, height):
+    subprocess.run(["xdotool", "windowsize", t.host.window, str(width), str(height)], env=t.desktop.env,
+                   capture_output=True, timeout=10)
+    time.sleep(0.5)
+    t.refresh_window()
+    return t.snap().window_size
+
+
+@case("app/title-360", timeout=60)
+def title_360(t):
+    """At 360 px the header shows each page's title over "Page N of 5" whole: both labels on
+    screen, inside the window, between Cancel and the primary menu, as wide as at 520 px (an
+    ellipsized label is narrower than its text). Under GNOME's window-button layout (close only,
+    gtk-decoration-layout ":close", as GNOME and Phosh set it): with minimize and maximize too
+    (GTK's fallback without a settings daemon) 70 px are left and a long title is ellipsized —
+    its place, the subtitle, still whole."""
+    t.start(DEMO, gtk_settings=["gtk-decoration-layout = :close"])
+    wide = {}
+    for page in range(1, 6):
+        goto(t, page)
+        t.settle()
+        title, subtitle = header_title(t.snap())
+        t.expect(title is not None and subtitle is not None, f"page {page}: the header has no title and subtitle")
+        if title is not None and subtitle is not None:
+            wide[page] = (title.name, title.extents()[2], subtitle.name, subtitle.extents()[2])
+    width, _height = resize(t, 360, 640)
+    t.expect(0 < width <= 360, f"asked for 360 px, the window is {width} px wide")
+    for page in range(5, 0, -1):
+        goto(t, page)
+        t.settle()
+        snap = t.snap()
+        title, subtitle = header_title(snap)
+        if title is None or subtitle is None or page not in wide:
+            t.expect(False, f"page {page} at 360 px: the header has no title and subtitle")
+            continue
+        name, title_width, sub_name, sub_width = wide[page]
+        if page == 3:
+            subprocess.run(["import", "-window", "root", "-crop", "420x120+0+0", os.path.join(t.folder, "header-360.png")],
+                           env=t.desktop.env, capture_output=True, timeout=20)
+        t.expect(title.name == name and subtitle.name == sub_name == f"Page {page} of 5",
+                 f"page {page} at 360 px: the header says {title.name!r} / {subtitle.name!r}")
+        ww, _wh = snap.window_size
+        cancel = snap.find("push button", "Cancel", outside=("panel", "Input toolbar"))
+        menu = snap.find("push button", "Main Menu")
+        for node, natural in ((title, title_width), (subtitle, sub_width)):
+            x, _y, w, _h = node.extents()
+            # (The two labels share the title's column: each is allocated its width, which is
+            # less than at 520 px only when the longer of them is ellipsized.)
+            t.expect(w >= natural - 1, f"page {page} at 360 px: {node.label} is {w} px wide, {natural} at 520 px "
+                                       "(cut with an ellipsis)")
+            t.expect(x >= 0 and x + w <= ww, f"page {page} at 360 px: {node.label} at {x}..{x + w} is outside the window")
+            if cancel is not None:
+                t.expect(x >= sum(cancel.extents()[::2]), f"page {page}: {node.label} overlaps Cancel")
+            if menu is not None:
+                t.expect(x + w <= menu.extents()[0], f"page {page}: {node.label} overlaps the primary menu")
+        t.note(f"page {page}: {title.name!r} {title.extents()[2]} px over {subtitle.name!r} in {ww} px")
+
+
+@case("app/start-focused", timeout=45)
+def start_focused(t):
+    """The main window gives Start the keyboard focus: when the walkthrough completes, and when
+    the app is launched again onto it."""
+    t.start(DEMO)
+    finish_walkthrough(t)
+    focus = t.wait(lambda s: s.focused() is not None, "a focused node in the main window").focused()
+    t.expect(focus.role == "push button" and focus.name == "Start", f"after completion the focus is on {focus.label}")
+    quit_app(t)
+    t.start(DEMO, record=False)  # finished: the main window at launch
+    t.wait(lambda s: s.main_window(), "the main window at the second launch")
+    snap = t.wait(lambda s: s.focused() is not None, "a focused node in the main window at launch")
+    focus = snap.focused()
+    t.expect(focus.role == "push button" and focus.name == "Start", f"at launch the focus is on {focus.label}")
+    # Space on the focused Start starts the timer: the focus is real, not only reported.
+    t.key("space")
+    t.wait(lambda s: s.find("push button", "Pause"), "Space on the focused Start to start the timer")
+    t.key("space")  # (paused within a second it says Start again, else Resume)
+    t.wait(lambda s: not s.find("push button", "Pause") and (s.find("push button", "Resume") or s.find("push button", "Start")),
+           "Space on the focused Pause to pause it")
+
+
+def tab_until(t, role, name, limit=12):
+    """Presses Tab until the focused node is (role, name); the focused nodes met on the way."""
+    met = []
+    for _ in range(limit):
+        t.key("Tab")
+        t.settle(0.15)
+        focus = t.snap().focused()
+        met.append(focus.label if focus else "nothing")
+        if focus is not None and focus.role == role and focus.name == name:
+            return met
+    raise Failure(f"{limit} Tabs never reached {role} {name!r}; focus went {' → '.join(met)}")
+
+
+@case("app/tab-reaches-menu", timeout=45)
+def tab_reaches_menu(t):
+    """Tab reaches the header bar's primary menu: in the walkthrough from Next (where the page's
+    stops wrap: Next, Main Menu, Cancel), Shift+Tab back to Next; in the main window from Start.
+    Return on it opens the menu."""
+    t.start(DEMO)
+    t.wait(lambda s: s.focused() is not None and s.focused().name == "Next", "focus on Next at the start")
+    met = tab_until(t, "push button", "Main Menu", limit=1)
+    t.note("walkthrough: Next → " + " → ".join(met))
+    t.key("Tab")
+    t.wait(lambda s: s.focused() is not None and s.focused().name == "Cancel", "Tab from the menu to Cancel")
+    t.key("shift+Tab")
+    t.wait(lambda s: s.focused() is not None and s.focused().name == "Main Menu", "Shift+Tab from Cancel to the menu")
+    t.key("shift+Tab")
+    t.wait(lambda s: s.focused() is not None and s.focused().name == "Next", "Shift+Tab from the menu to Next")
+    to_main_window(t)
+    t.wait(lambda s: s.focused() is not None and s.focused().name == "Start", "focus on Start in the main window")
+    met = tab_until(t, "push button", "Main Menu")
+    t.note("main window: Start → " + " → ".join(met))
+    t.key("Return")
+    t.wait(lambda s: s.find("menu item", "About Quire"), "Return on the focused menu button to open the menu")
+    t.key("Escape")
+    t.wait(lambda s: not s.find("menu item", "About Quire"), "Escape to close the menu")
+
+
+def preferences_open(snap):
+    return top_level(snap, "Preferences") is not None
+
+
+@case("app/preferences-keys", timeout=45)
+def preferences_keys(t):
+    """Preferences (Ctrl+,) closes with Escape and with Ctrl+W, and the main window stays."""
+    t.start(DEMO)
+    to_main_window(t)
+    for key in ("Escape", "ctrl+w"):
+        t.key("ctrl+comma")
+        t.wait(preferences_open, "Ctrl+, to open the Preferences window", timeout=4)
+        t.settle(0.3)
+        t.key(key)
+        t.wait(lambda s: not preferences_open(s), f"{key} to close the Preferences window", timeout=3)
+        t.expect(len(t.host.windows()) == 1, f"after {key}, the app has {len(t.host.windows())} windows")
+        t.wait(lambda s: s.main_window(), f"the main window after {key} closed Preferences")
+        t.refresh_window()
+        t.host.focus_window()
+        t.settle(0.2)
+
+
+@case("app/ctrl-w-closes", timeout=45)
+def ctrl_w_closes(t):
+    """Ctrl+W closes the main window, which ends the app (exit 0) with its settings kept: the
+    next launch opens the main window again."""
+    t.start(DEMO)
+    finish_walkthrough(t)
+    t.expect_exit = True
+    t.key("ctrl+w")
+    deadline = time.monotonic() + 10
+    while t.host.alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if t.host.alive():
+        raise Failure("Ctrl+W did not close the main window (the app still runs 10 s later)")
+    t.expect(t.host.status() == 0, f"the app ended with status {t.host.status()} after Ctrl+W")
+    t.start(DEMO, record=False)
+    t.wait(lambda s: s.main_window(), "the main window at the next launch (the settings kept)")

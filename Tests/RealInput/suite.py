@@ -83,10 +83,12 @@ class T:
         self.replayed = []  # events of each recording replayed
 
     # ---- the program
-    def start(self, flow=None, kind=None, gtk_settings=None, extra_env=None):
+    def start(self, flow=None, kind=None, gtk_settings=None, extra_env=None, record=True):
         """gtk_settings: lines added to the app's gtk-4.0/settings.ini ("gtk-enable-animations =
         false"); extra_env: variables added to the program's environment (ime/*: the input
-        method's GTK_IM_MODULE and IBUS_ADDRESS)."""
+        method's GTK_IM_MODULE and IBUS_ADDRESS). record=False: `quire run` without --record,
+        which always starts the walkthrough (a recording needs one), so a finished walkthrough's
+        next launch opens the main window; the case's recording is then an earlier launch's."""
         kind = kind or self.case.host
         flow = flow or self.case.flow
         self.flow_path = os.path.join(ROOT, flow)
@@ -94,7 +96,7 @@ class T:
             self.flow = json.load(f)
         xdg = os.path.join(self.desktop.dir, "xdg", self.folder.replace("/", "_"))
         if kind == "app":
-            argv = [self.suite.quire, "run", "--locale", "en", self.flow_path, "--record", self.recording]
+            argv = [self.suite.quire, "run", "--locale", "en", self.flow_path] + (["--record", self.recording] if record else [])
             env = self.desktop.app_env(xdg, extra_env)
             if gtk_settings:
                 with open(os.path.join(xdg, "config", "gtk-4.0", "settings.ini"), "a") as f:

@@ -1,11 +1,12 @@
 import GtkBindings
 import QuireGtk
+import CAdw
 import CGtk
 import CGtkShim
 import QuireCore
 
-/// The app's GNOME chrome (issue 20): the primary menu of the header bar, the Keyboard Shortcuts
-/// window (Ctrl+?) and the About dialog. Plain GTK 4.8 (Debian 12), no libadwaita.
+/// The app's GNOME chrome (issues 20 and 33): the primary menu of the header bar, the Keyboard
+/// Shortcuts window (Ctrl+?; GTK's, libadwaita 1.2 has none) and the About window (AdwAboutWindow).
 @MainActor
 enum AppChrome {
     static let version = "0.1.0"
@@ -128,27 +129,30 @@ enum AppChrome {
         gtk_widget_add_controller(quire_widget(UnsafeMutableRawPointer(window)), controller)
     }
 
-    /// The About dialog: the app's name, version, what it does, its website and its icon when
-    /// the icon theme has it (installed by meson-helper), else the theme's `alarm-symbolic`. Quire has no licence file, so none is
-    /// shown. It hides on close and is kept for the next time.
+    /// The About window (AdwAboutWindow): the app's name, version, what it does, its website and
+    /// its icon when the icon theme has it (installed by meson-helper), else the theme's
+    /// `alarm-symbolic`. Quire has no licence file, so none is shown. Titled "About Quire"; it
+    /// hides on close and is kept for the next time.
     static func aboutDialog(_ strings: AppStrings, parent: UnsafeMutablePointer<GtkWindow>?) -> Window {
-        // (The app's shortcuts reach it through its parent's application; Escape and Ctrl+W close it.)
-        let dialog = Window(new: gtk_about_dialog_new())
+        // (The app's shortcuts reach it through its parent's application; Escape closes it, as
+        // libadwaita's windows do, and so does Ctrl+W.)
+        let dialog = Window(new: adw_about_window_new())
         let about = OpaquePointer(dialog.widget)
-        gtk_about_dialog_set_program_name(about, strings.appName)
-        gtk_about_dialog_set_version(about, version)
-        gtk_about_dialog_set_comments(about, strings.summary)
-        gtk_about_dialog_set_website(about, website)
-        // The app's icon where meson-helper installed it; else the theme's timer icon (the dialog
-        // would keep an empty square for a logo it cannot find).
+        adw_about_window_set_application_name(about, strings.appName)
+        adw_about_window_set_version(about, version)
+        adw_about_window_set_comments(about, strings.summary)
+        adw_about_window_set_website(about, website)
+        // The app's icon where meson-helper installed it; else the theme's timer icon (the window
+        // would keep an empty square for an icon it cannot find).
         var logo = "alarm-symbolic"
         if let display = gdk_display_get_default(),
             gtk_icon_theme_has_icon(gtk_icon_theme_get_for_display(display), QuireApplication.applicationID) != 0
         {
             logo = QuireApplication.applicationID
         }
-        gtk_about_dialog_set_logo_icon_name(about, logo)
+        adw_about_window_set_application_icon(about, logo)
         let window = quire_window(dialog.pointer)
+        gtk_window_set_title(window, strings.aboutApp)
         gtk_window_set_modal(window, 1)
         gtk_window_set_hide_on_close(window, 1)
         if let parent {

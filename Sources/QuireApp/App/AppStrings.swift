@@ -43,6 +43,8 @@ struct AppStrings {
     var editPreferences: String { tr("Preferences…") }
     var noPreferences: String { tr("There are no settings to change here.") }
     var otherSettingsHint: String { tr("To change the other settings, run the walkthrough again.") }
+    var cannotSaveSettings: String { tr("Cannot save the settings") }
+    var cannotSaveWalkthrough: String { tr("Cannot save the walkthrough in progress") }
 
     // The primary menu and the About dialog.
     var mainMenu: String { tr("Main Menu") }

@@ -1,5 +1,6 @@
 import GtkBindings
 import QuireGtk
+import CAdw
 import CGtk
 import CGtkShim
 import QuireCore
@@ -11,12 +12,18 @@ import QuireCore
 @MainActor
 final class MainView: FocusTimerView {
     let root = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
+    /// What the window shows: `root` in an AdwClamp (at most 480 px wide, centred) that scrolls
+    /// vertically when the window is short.
+    let page: Widget
+    private let clamp = Widget(new: adw_clamp_new())
     private let time = Label()
     /// "Time's up", shown only once the timer ran out: an accessible alert (AT-SPI's
     /// `notification` role), which a screen reader announces when it appears.
     private let ended: Widget
     private let endedLabel: Label
     private let toggle: Button
+    private let reset: Button
+    private let edit: Button
     private let strings: AppStrings
     private let durationWords: Strings
 
@@ -25,10 +32,12 @@ final class MainView: FocusTimerView {
         strings = AppStrings(locale: locale)
         durationWords = Strings(locale: locale)
         toggle = Button(label: strings.start)
+        reset = Button(label: strings.reset)
+        edit = Button(label: strings.editPreferences)
+        page = Widget(new: gtk_scrolled_window_new())
         let formatter = Session(flow: flow, locale: locale)
         root.addCSSClass("quire-main")
         root.valign = GTK_ALIGN_CENTER
-        root.halign = GTK_ALIGN_CENTER
         root.setMargins(top: 24, bottom: 24, start: 24, end: 24)
 
         let heading = Label(strings.focusTimer)
@@ -51,7 +60,6 @@ final class MainView: FocusTimerView {
         toggle.addCSSClass("suggested-action")
         toggle.addCSSClass("pill")
         gtk_actionable_set_action_name(OpaquePointer(toggle.widget), "app.timer-toggle")
-        let reset = Button(label: strings.reset)
         reset.addCSSClass("pill")
         gtk_actionable_set_action_name(OpaquePointer(reset.widget), "app.timer-reset")
         controls.append(toggle)
@@ -81,7 +89,6 @@ final class MainView: FocusTimerView {
         let buttons = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
         buttons.halign = GTK_ALIGN_CENTER
         buttons.setMargins(top: 12)
-        let edit = Button(label: strings.editPreferences)
         edit.addCSSClass("flat")
         edit.setAccessibleLabel(strings.preferences)
         gtk_actionable_set_action_name(OpaquePointer(edit.widget), "app.preferences")
@@ -91,7 +98,19 @@ final class MainView: FocusTimerView {
         gtk_actionable_set_action_name(OpaquePointer(again.widget), "app.walkthrough")
         buttons.append(again)
         root.append(buttons)
+        adw_clamp_set_maximum_size(OpaquePointer(clamp.widget), 480)
+        adw_clamp_set_child(OpaquePointer(clamp.widget), root.widget)
+        gtk_scrolled_window_set_policy(OpaquePointer(page.widget), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(OpaquePointer(page.widget), clamp.widget)
         timer.attach(self)
+    }
+
+    /// Gives keyboard focus to the first control that can take it: Start (Pause, Resume), else
+    /// Reset once the timer ran out (its end disables Start), else Preferences.
+    func focusFirstControl() {
+        for button in [toggle, reset, edit] where gtk_widget_is_sensitive(button.widget) != 0 {
+            if gtk_widget_grab_focus(button.widget) != 0 { return }
+        }
     }
 
     func show(_ timer: FocusTimer) {

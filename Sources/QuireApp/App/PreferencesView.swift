@@ -1,12 +1,14 @@
 import GtkBindings
 import QuireGtk
+import CAdw
 import CGtk
 import CGtkShim
 import QuireCore
 
-/// The preferences window of the main window (`app.preferences`, Ctrl+,): the walkthrough's
-/// duration settings — the demo's focus time — each edited with a spin button per wheel of its
-/// picker (hours, minutes in steps of its `minuteInterval`, seconds when it has them). A value is
+/// The preferences window of the main window (`app.preferences`, Ctrl+,), an
+/// AdwPreferencesWindow (Escape and Ctrl+W close it; no search, there are few rows): the walkthrough's
+/// duration settings — the demo's focus time — each a group titled with its label, edited with a
+/// row and spin button per wheel of its picker (hours, minutes in steps of its `minuteInterval`, seconds when it has them). A value is
 /// put within the field's `min`/`max` by the core's rule (`DurationOptions.snap`, the picker's),
 /// shown as it will be kept, and applied at once (saved by the app, the timer told).
 ///
@@ -65,29 +67,33 @@ final class PreferencesView {
     init(flow: Flow, locale: String, values: JSONObject, parent: UnsafeMutablePointer<GtkWindow>?) {
         let strings = AppStrings(locale: locale)
         let words = Strings(locale: locale)
-        window = Window(new: gtk_window_new())
+        window = Window(new: adw_preferences_window_new())
         let gtkWindow = quire_window(window.pointer)
         gtk_window_set_title(gtkWindow, strings.preferences)
         gtk_window_set_modal(gtkWindow, 1)
         if let parent {
             gtk_window_set_transient_for(gtkWindow, parent)
-            // The app's shortcuts (Ctrl+Q, Ctrl+?) work here too; Escape and Ctrl+W close it.
+            // The app's shortcuts (Ctrl+Q, Ctrl+?) work here too.
             gtk_window_set_application(gtkWindow, gtk_window_get_application(parent))
         }
-        if let gtkWindow { AppChrome.closesWithKeys(gtkWindow) }
-        gtk_window_set_default_size(gtkWindow, 360, -1)
-        gtk_window_set_titlebar(gtkWindow, gtk_header_bar_new())
-        let content = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
-        content.addCSSClass("quire-preferences")
-        content.setMargins(top: 18, bottom: 18, start: 18, end: 18)
+        gtk_window_set_default_size(gtkWindow, 480, 560)
+        let preferences: UnsafeMutablePointer<AdwPreferencesWindow> = adwaita(window.widget)
+        adw_preferences_window_set_search_enabled(preferences, 0)
+        let page = Widget(new: adw_preferences_page_new())
+        let group = Widget(new: adw_preferences_group_new())
+        group.addCSSClass("quire-preferences")
+        adw_preferences_group_set_description(adwaita(group.widget), strings.otherSettingsHint)
+        adw_preferences_page_add(adwaita(page.widget), adwaita(group.widget))
+        adw_preferences_window_add(preferences, adwaita(page.widget))
         for field in flow.fields {
             guard case .duration(let options) = field.kind, case .number(let number)? = values[field.id] else { continue }
-            let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
+            // One group per setting, titled with its label, and one AdwActionRow per wheel: the
+            // wheel's unit as the title, its spin button at the end. (Three spin buttons in one
+            // row left its title a few pixels, wrapped a letter a line, and no room at 360 px.)
             let title = field.label?.resolve(locale) ?? field.id
-            let label = Label(title)
-            label.hexpand = true
-            label.setXAlign(0)
-            line.append(label)
+            let setting = Widget(new: adw_preferences_group_new())
+            adw_preferences_group_set_title(adwaita(setting.widget), title)
+            adw_preferences_page_add(adwaita(page.widget), adwaita(setting.widget))
             var spins: [(component: DurationComponent, button: SpinButton)] = []
             for component in options.components {
                 let (upper, step): (Double, Double) =
@@ -102,13 +108,14 @@ final class PreferencesView {
                 gtk_spin_button_set_wrap(OpaquePointer(spin.widget), 0)
                 let unit = words.wheelTitle(component)
                 spin.setAccessibleLabel("\(title), \(unit)")
-                line.append(spin)
-                let unitLabel = Label(unit)
-                unitLabel.addCSSClass("dim-label")
-                line.append(unitLabel)
+                spin.valign = GTK_ALIGN_CENTER
+                let line = Widget(new: adw_action_row_new())
+                adw_preferences_row_set_title(adwaita(line.widget), unit)
+                adw_action_row_add_suffix(adwaita(line.widget), spin.widget)
+                adw_action_row_set_activatable_widget(adwaita(line.widget), spin.widget)
+                adw_preferences_group_add(adwaita(setting.widget), line.widget)
                 spins.append((component, spin))
             }
-            content.append(line)
             let row = Row(field: field, options: options, spins: spins)
             for spin in spins {
                 row.handlers.append(
@@ -121,17 +128,14 @@ final class PreferencesView {
             rows.append(row)
         }
         if rows.isEmpty {
-            let none = Label(strings.noPreferences)
-            none.setWrap()
-            content.append(none)
+            // Nothing to edit: a status page says so, with the hint under it.
+            let none = Widget(new: adw_status_page_new())
+            adw_status_page_set_icon_name(OpaquePointer(none.widget), "preferences-system-symbolic")
+            adw_status_page_set_title(OpaquePointer(none.widget), strings.noPreferences)
+            adw_status_page_set_description(OpaquePointer(none.widget), strings.otherSettingsHint)
+            adw_preferences_group_set_description(adwaita(group.widget), nil)
+            adw_preferences_group_add(adwaita(group.widget), none.widget)
         }
-        let hint = Label(strings.otherSettingsHint)
-        hint.addCSSClass("dim-label")
-        hint.setWrap()
-        hint.setXAlign(0)
-        hint.setMaxWidthChars(40)
-        content.append(hint)
-        gtk_window_set_child(gtkWindow, content.widget)
     }
 
     func present() { gtk_window_present(quire_window(window.pointer)) }

@@ -1,5 +1,6 @@
 import GtkBindings
 import QuireGtk
+import CAdw
 import CGtk
 import CGtkShim
 import Glibc
@@ -62,7 +63,9 @@ public final class QuireApplication {
     private var window: Window?
     private var walkthrough: WalkthroughView?
     private var mainView: MainView?
-    private var header: Widget?
+    private var header: HeaderBar?
+    /// The window's content under the header bar: toasts over the walkthrough or the main view.
+    private var toasts: Widget?
     private var timer: FocusTimerModel?
     private var timerButton: TimerHeaderButton?
     private var actions: [String: ObjectRef] = [:]
@@ -105,6 +108,7 @@ public final class QuireApplication {
     /// display it builds nothing and returns `ExitCode.noDisplay`.
     public static func run(flow: Flow, options: Options = Options()) -> Int32 {
         guard Toolkit.initialize() else { return ExitCode.noDisplay }
+        Adwaita.initialize()
         MainQueueBridge.install()
         var options = options
         if options.measureStart != nil { options.startupMarks.append(("gtk-init", Int(g_get_monotonic_time()))) }
@@ -149,11 +153,7 @@ public final class QuireApplication {
     private func startup() {
         if options.measureStart != nil { marks.append(("registered", Int(g_get_monotonic_time()))) }
         Style.install()
-        switch options.style {
-        case .dark: quire_settings_set_prefer_dark(1)
-        case .light: quire_settings_set_prefer_dark(0)
-        case .system: break
-        }
+        Adwaita.setStyle(options.style)
         addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.quit() }
         addAction("walkthrough", accelerators: ["<Control>r"]) { [weak self] in self?.runWalkthroughAgain() }
         addAction("back", accelerators: ["<Alt>Left"]) { [weak self] in self?.walkthrough?.host.send(.tap(.button(.back))) }
@@ -213,18 +213,26 @@ public final class QuireApplication {
     }
 
     private func buildWindow() {
-        let window = Window(new: gtk_application_window_new(quire_application(app.pointer)))
+        // An AdwApplicationWindow: its content is the header bar (AdwHeaderBar, the title an
+        // AdwWindowTitle) over an AdwToastOverlay holding the walkthrough or the main view.
+        let window = Window(new: adw_application_window_new(quire_application(app.pointer)))
         self.window = window
         let gtkWindow = quire_window(window.pointer)
         gtk_window_set_default_size(gtkWindow, 520, 680)
-        let header = Widget(new: gtk_header_bar_new())
+        let header = HeaderBar()
         self.header = header
-        gtk_window_set_titlebar(gtkWindow, header.widget)
+        let toasts = Widget(new: adw_toast_overlay_new())
+        toasts.vexpand = true
+        self.toasts = toasts
+        let content = Box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        content.append(header.bar)
+        content.append(toasts)
+        adw_application_window_set_content(adwaita(window.widget), content.widget)
         // The primary menu at the end of the header bar, as GNOME's apps have it (the timer's
         // button, packed later, comes before it).
         let menu = AppChrome.primaryMenu(strings)
         menuButton = menu
-        gtk_header_bar_pack_end(OpaquePointer(header.widget), menu.widget)
+        header.packEnd(menu.widget)
         if let gtkWindow { AppChrome.installShortcuts(strings, on: gtkWindow) }
         // Closed by the user: GTK's `destroy` never comes while this wrapper holds the window,
         // so the close request is when the walkthrough and the timer are saved.
@@ -271,7 +279,7 @@ public final class QuireApplication {
     }
 
     private func showWalkthrough(resume: Bool, startingWith values: JSONObject = JSONObject()) {
-        guard let window else { return }
+        guard window != nil else { return }
         walkthrough?.leaveHeaderBar()
         var session = Session(flow: flow, locale: locale, startingWith: values)
         if resume, let saved = storage.savedSession(of: flow), saved.completed == nil {
@@ -280,7 +288,12 @@ public final class QuireApplication {
         }
         let host = SessionHost(session)
         let view = WalkthroughView(host: host)
-        if let header { view.placeCancel(inHeaderBar: header) }
+        if let header {
+            view.placeCancel(
+                inHeaderBar: header.bar, packStart: { [header] in header.packStart($0) }, remove: { [header] in header.remove($0) })
+        }
+        // The header bar's own buttons are in the Tab cycle too, where the page's stops wrap.
+        view.windowControls = { [weak self] in [self?.timerButton?.button, self?.menuButton].compactMap { $0 } }
         host.onCompleted = { [weak self] completion in self?.completed(completion) }
         let recorder: SessionRecorder? = options.record.map {
             SessionRecorder(path: $0, flowPath: options.flowPath, flow: flow, startingValues: values.isEmpty ? nil : values)
@@ -323,14 +336,43 @@ public final class QuireApplication {
         setEnabled("preferences", false)
         setTimer(nil)
         if options.frameStats { view.onFrameWork = { [weak self] microseconds in self?.frameWork.append(microseconds) } }
-        gtk_window_set_child(quire_window(window.pointer), view.root.widget)
+        setContent(view.root)
         // The window is titled with the page shown ("About you — page 2 of 5"): a page change is
-        // heard as the window's name changes (Accessibility in docs/gtk-shell.md).
-        gtk_window_set_title(quire_window(window.pointer), view.pageName)
-        view.onPageName = { [weak self, weak view] name in
-            guard let self, let window = self.window, let view, self.walkthrough === view else { return }
-            gtk_window_set_title(quire_window(window.pointer), name)
+        // heard as the window's name changes (Accessibility in docs/gtk-shell.md). The header
+        // bar shows the same in two lines, the page's title over its place ("Page 2 of 5"), so
+        // neither is cut at 360 px or in Japanese: the core's words, not formatted here.
+        showPageTitle(view)
+        view.onPageName = { [weak self, weak view] _ in
+            guard let self, let view, self.walkthrough === view else { return }
+            self.showPageTitle(view)
         }
+    }
+
+    /// The walkthrough's page in the window's title (its accessible name) and the header's title.
+    private func showPageTitle(_ view: WalkthroughView) {
+        guard let window else { return }
+        gtk_window_set_title(quire_window(window.pointer), view.pageName)
+        let session = view.host.session
+        let chrome = session.chrome
+        // The page's own title (the flow's is the walkthrough's, not the page's), over its place.
+        if let title = session.presentPage(at: session.currentIndex)?.title, !title.isEmpty {
+            header?.setTitle(title, subtitle: chrome.indicatorLabel)
+        } else {
+            header?.setTitle(chrome.indicatorLabel, subtitle: "")
+        }
+    }
+
+    /// Puts `view` under the header bar (in the toast overlay).
+    private func setContent(_ view: Widget) {
+        guard let toasts else { return }
+        adw_toast_overlay_set_child(OpaquePointer(toasts.widget), view.widget)
+    }
+
+    /// A notice at the bottom of the window (an AdwToast), for what the app could not do.
+    func showToast(_ text: String) {
+        guard let toasts, let toast = adw_toast_new(text) else { return }
+        adw_toast_set_timeout(toast, 0)
+        adw_toast_overlay_add_toast(OpaquePointer(toasts.widget), toast)
     }
 
     /// The focus timer's length for some settings: the first duration field's value.
@@ -365,23 +407,37 @@ public final class QuireApplication {
         guard let window, let model = timer else { return }
         let view = MainView(flow: flow, locale: locale, values: settingValues, timer: model)
         mainView = view
-        gtk_window_set_child(quire_window(window.pointer), view.root.widget)
+        setContent(view.page)
         // The main window is the app's: its name (the flow's title is the walkthrough's).
         gtk_window_set_title(quire_window(window.pointer), strings.appName)
+        header?.setTitle(strings.appName, subtitle: "")
+        // Keyboard focus on the timer's first usable control (Start), not nowhere.
+        view.focusFirstControl()
+    }
+
+    /// After the timer's actions changed (its end disables Start): focus that fell off a control
+    /// goes back to the main view's first usable one.
+    private func keepMainFocus() {
+        guard let window, let view = mainView else { return }
+        let focus = gtk_root_get_focus(OpaquePointer(quire_widget(window.pointer)))
+        if focus == nil || gtk_widget_is_sensitive(focus) == 0 { view.focusFirstControl() }
     }
 
     /// Puts a timer in the window (its header button included), or takes it away.
     private func setTimer(_ model: FocusTimerModel?) {
         if let old = timerButton, let header {
-            gtk_header_bar_remove(OpaquePointer(header.widget), old.button.widget)
+            header.remove(old.button.widget)
         }
         timerButton = nil
         timer = model
         if let model, let header {
             let button = TimerHeaderButton(locale: locale, timer: model)
-            gtk_header_bar_pack_end(OpaquePointer(header.widget), button.button.widget)
+            header.packEnd(button.button.widget)
             timerButton = button
-            model.onChange = { [weak self] _ in self?.updateTimerActions() }
+            model.onChange = { [weak self] _ in
+                self?.updateTimerActions()
+                self?.keepMainFocus()
+            }
             model.onEnded = { [weak self] timer in self?.timerEnded(timer) }
         }
         updateTimerActions()
@@ -423,7 +479,7 @@ public final class QuireApplication {
         if completion.outcome == .finished {
             settingsOutcome = .finished
             if let problem = storage.saveSettings(outcome: .finished, values: values) {
-                printError("quire run: cannot save the settings: \(problem)")
+                settingsNotSaved(problem)
             }
         } else if let previous = storage.settings() {
             values = previous.values
@@ -431,7 +487,7 @@ public final class QuireApplication {
             values = Self.defaults(of: flow)
             settingsOutcome = .cancelled
             if let problem = storage.saveSettings(outcome: .cancelled, values: values) {
-                printError("quire run: cannot save the settings: \(problem)")
+                settingsNotSaved(problem)
             }
         }
         // Keep the walkthrough alive until this event has finished rendering.
@@ -473,8 +529,15 @@ public final class QuireApplication {
             })
         {
             printError(message)
+            showToast(strings.cannotSaveWalkthrough)
         }
         return problem == nil
+    }
+
+    /// The settings could not be written: said on standard error, and in the window (a toast).
+    private func settingsNotSaved(_ problem: String) {
+        printError("quire run: cannot save the settings: \(problem)")
+        showToast(strings.cannotSaveSettings)
     }
 
     private func saveTimer(_ timer: FocusTimer) {
@@ -505,7 +568,7 @@ public final class QuireApplication {
     private func settingChanged(_ field: String, _ seconds: Int) {
         settingValues[field] = .number(Double(seconds))
         if let problem = storage.saveSettings(outcome: settingsOutcome, values: settingValues) {
-            printError("quire run: cannot save the settings: \(problem)")
+            settingsNotSaved(problem)
         }
         timer?.setDuration(timerDuration(settingValues))
         showMainView()

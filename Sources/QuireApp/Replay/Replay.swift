@@ -19,6 +19,8 @@ extension QuireApplication {
     /// after each step is saved beside it (`NAME-step-N.png`, named in the trace).
     public static func replay(_ script: SessionScript, options: Options = Options(), traceDirectory: String? = nil) -> ReplayOutcome? {
         guard Toolkit.initialize() else { return nil }
+        // libadwaita's stylesheet, so a replay's pictures look as the app does.
+        Adwaita.initialize()
         MainQueueBridge.install()
         let app = Application(new: gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE))
         var outcome: ReplayOutcome?
@@ -30,7 +32,7 @@ extension QuireApplication {
             gtk_window_set_default_size(gtkWindow, Int32(min(max(script.viewportWidth, 360), 1600)), 680)
             gtk_window_set_titlebar(gtkWindow, gtk_header_bar_new())
             gtk_window_set_title(gtkWindow, script.name)
-            if options.style == .dark { quire_settings_set_prefer_dark(1) }
+            if options.style == .dark { Adwaita.setStyle(.dark) }
             var start = script.startSession
             start.reducedMotion = script.reducedMotion
             let driver = ReplayDriver(session: start, window: created.pointer)

@@ -131,12 +131,32 @@ extension WalkthroughView {
             // commits it and moves on along the chain as from any first responder.
             host.send(.tap(.field(field)))
             host.send(.key(key))
-        } else {
+        } else if !tabAmongWindowControls(forward: forward) {
             switch session.keyboardStep(from: focusedStop, forward: forward, noticeShown: banner.notice != nil) {
             case .stop(let stop): land(.stop(stop))
             case .chain: host.send(.key(key))
             }
         }
         showFocusRing()
+    }
+
+    /// Tab where the core's stops wrap, or on one of the window's own controls
+    /// (`windowControls`): true when it moved focus there or from there.
+    private func tabAmongWindowControls(forward: Bool) -> Bool {
+        let controls = windowControls().filter { gtk_widget_get_visible($0.widget) != 0 && gtk_widget_is_sensitive($0.widget) != 0 }
+        guard !controls.isEmpty else { return false }
+        let stops = host.session.keyboardStops(noticeShown: banner.notice != nil).stops
+        if let at = controls.firstIndex(where: hasFocus) {
+            let next = at + (forward ? 1 : -1)
+            if controls.indices.contains(next) { return gtk_widget_grab_focus(controls[next].widget) != 0 }
+            guard let stop = forward ? stops.first : stops.last else { return false }
+            return land(.stop(stop))
+        }
+        // From the last stop forward (the first backward), where the core's cycle wraps.
+        guard let stop = focusedStop, stop == (forward ? stops.last : stops.first),
+            case .stop(let wrapped) = host.session.keyboardStep(from: stop, forward: forward, noticeShown: banner.notice != nil),
+            wrapped == (forward ? stops.first : stops.last)
+        else { return false }
+        return gtk_widget_grab_focus((forward ? controls.first : controls.last)!.widget) != 0
     }
 }

@@ -73,7 +73,10 @@ final class PageIndicatorView: SessionView {
 
     private var contentWidth: Double {
         switch style {
-        case .dots: return geometry.stripWidth + 2 * DotGeometry.pitch
+        // Half a pitch either side of the strip: room for a click left or right of the current
+        // dot (`clickX`) and the focus ring, and no more — the bar under the pages fits 360 px
+        // with libadwaita's bold, wider button labels (docs/gtk-shell.md, "Window sizes").
+        case .dots: return geometry.stripWidth + DotGeometry.pitch
         case .numbers: return Drawing.size(Drawing.layout(area, label)).0 + 16
         case .none: return 0
         }

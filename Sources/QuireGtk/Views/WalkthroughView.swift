@@ -24,6 +24,9 @@ public final class WalkthroughView: SessionView {
     let banner: NoticeBanner
     /// The header bar Cancel sits in (the app's window), nil where it has its own row (embedded).
     private var cancelHeader: Widget?
+    /// How Cancel goes into that header bar and out of it (GtkHeaderBar's calls, or the app's).
+    private var headerPacking:
+        (packStart: @MainActor (UnsafeMutablePointer<GtkWidget>) -> Void, remove: @MainActor (UnsafeMutablePointer<GtkWidget>) -> Void)?
     /// Cancel's row, the pages (they fill, and scroll), the inset and the chrome: the column never
     /// counts the inset in its size, so the window never grows when the panel opens.
     private let column = Column()
@@ -103,7 +106,20 @@ public final class WalkthroughView: SessionView {
     /// on screen; it comes back to its row when the view leaves the window. The keyboard order is
     /// the same either way: Cancel first (docs/session-semantics.md, "Keyboard focus").
     public func placeCancel(inHeaderBar header: Widget) {
+        placeCancel(
+            inHeaderBar: header,
+            packStart: { gtk_header_bar_pack_start(OpaquePointer(header.widget), $0) },
+            remove: { gtk_header_bar_remove(OpaquePointer(header.widget), $0) })
+    }
+
+    /// The same in a header bar of another class (the app's AdwHeaderBar, which this library
+    /// does not link): `packStart` and `remove` put a widget at its start and take it out.
+    public func placeCancel(
+        inHeaderBar header: Widget, packStart: @escaping @MainActor (UnsafeMutablePointer<GtkWidget>) -> Void,
+        remove: @escaping @MainActor (UnsafeMutablePointer<GtkWidget>) -> Void
+    ) {
         cancelHeader = header
+        headerPacking = (packStart, remove)
         // The desktop keyboard order goes on from the header bar into the page (Cancel, then
         // the first field): Tab there follows the core's model, not GTK's widget order.
         headerKeys.propagationPhase = GTK_PHASE_CAPTURE
@@ -128,20 +144,21 @@ public final class WalkthroughView: SessionView {
         moveCancel(toHeader: false)
         header.removeController(headerKeys)
         cancelHeader = nil
+        headerPacking = nil
     }
 
     private func moveCancel(toHeader: Bool) {
-        guard let header = cancelHeader else { return }
+        guard cancelHeader != nil, let packing = headerPacking else { return }
         let cancel = chrome.cancelButton
         let inHeader = gtk_widget_get_parent(cancel.widget) != chrome.top.widget
         guard toHeader != inHeader else { return }
         if toHeader {
             gtk_box_remove(quire_box(chrome.top.pointer), cancel.widget)
-            gtk_header_bar_pack_start(OpaquePointer(header.widget), cancel.widget)
+            packing.packStart(cancel.widget)
             cancel.removeCSSClass("flat")
             chrome.top.isVisible = false
         } else {
-            gtk_header_bar_remove(OpaquePointer(header.widget), cancel.widget)
+            packing.remove(cancel.widget)
             chrome.top.append(cancel)
             cancel.addCSSClass("flat")
             chrome.top.isVisible = true
@@ -151,6 +168,12 @@ public final class WalkthroughView: SessionView {
     /// The current page's name ("About you — page 2 of 5"), and a callback when it changes: the
     /// app's window title follows it (Accessibility in docs/gtk-shell.md).
     public var pageName: String { pager.accessibleName }
+
+    /// The window's own controls around the view (the app's header-bar buttons: the timer, the
+    /// primary menu), in the Tab cycle where the core's stops wrap: Tab from the last stop goes
+    /// to the first of them, Tab from the last of them back to the first stop (Shift+Tab the
+    /// other way). None in an embedded view, whose host owns the rest of its window.
+    public var windowControls: () -> [Widget] = { [] }
     public var onPageName: ((String) -> Void)? {
         get { pager.onPageName }
         set { pager.onPageName = newValue }

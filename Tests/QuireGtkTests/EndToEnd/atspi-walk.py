@@ -5,7 +5,7 @@ usage: atspi-walk.py PID STEP...
   dump                  print the tree: one "role<TAB>name<TAB>text<TAB>states" line per node (states: of selected, checked, required, invalid, invalid-entry), depth first
   press ROLE:NAME       run the first action of the first node with that role and name
   wait ROLE:NAME        wait (up to 15 s) until a node with that role and name is in the tree
-                        (ROLE:NAME[STATE]: one that also has STATE, of those `dump` reports)
+                        (ROLE:NAME[STATE]: one that also has STATE, of those `dump` reports or focused)
   sleep SECONDS
   key NAMES             X key presses through xdotool (e.g. "key Right", "key ctrl+Return")
   type TEXT             typed text through xdotool
@@ -44,22 +44,24 @@ def text_of(node):
 
 
 STATES = ("selected", "checked", "required", "invalid", "invalid-entry")
+# What `wait` may ask for beyond STATES (not dumped: a dump's lines stay as they were).
+WAIT_STATES = STATES + ("focused",)
 
 
-def states_of(node):
-    """The states a test reads of a node (of STATES), comma-separated."""
+def states_of(node, states=STATES):
+    """The states a test reads of a node (of `states`), comma-separated."""
     try:
         have = {s.value_nick for s in node.get_state_set().get_states()}
     except GLib.Error:
         return ""
-    return ",".join(s for s in STATES if s in have)
+    return ",".join(s for s in states if s in have)
 
 
-def walk(node, out, depth=0):
+def walk(node, out, depth=0, states=STATES):
     if node is None or depth > 60:
         return
     try:
-        entry = (node.get_role_name(), node.get_name() or "", text_of(node), states_of(node), node)
+        entry = (node.get_role_name(), node.get_name() or "", text_of(node), states_of(node, states), node)
         count = node.get_child_count()
     except GLib.Error:
         return  # the widget went away while we looked (the app builds and drops pages as it goes)
@@ -69,7 +71,7 @@ def walk(node, out, depth=0):
             child = node.get_child_at_index(index)
         except GLib.Error:
             continue
-        walk(child, out, depth + 1)
+        walk(child, out, depth + 1, states)
 
 
 focused_window = None
@@ -141,7 +143,7 @@ def main():
             deadline = time.time() + 15
             while True:
                 nodes = []
-                walk(app, nodes)
+                walk(app, nodes, states=WAIT_STATES)
                 if any(r == role and n == name and (not want or want in st.split(",")) for r, n, _, st, _node in nodes):
                     break
                 if time.time() > deadline:
