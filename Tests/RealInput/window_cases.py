@@ -102,13 +102,17 @@ def settings_of(t):
 
 
 def header_bar(snap):
-    """Extents of the window's header bar: the frame's child panel at its top."""
+    """Extents of the window's header bar: the outermost panel across the top of the window,
+    at most 80 px tall (GtkHeaderBar is the frame's child; AdwHeaderBar sits deeper, in the
+    window's content box)."""
     frame = snap.frame()
-    for node in snap.nodes:
-        if len(node.ancestors) == 2 and node.ancestors[1] == (frame.role, frame.name) and node.role == "panel":
-            x, y, w, h = node.extents()
-            if y <= 0 and 0 < h < 80:
-                return x, y, w, h
+    _fx, _fy, frame_width, _fh = frame.extents()
+    for node in sorted(snap.nodes, key=lambda n: len(n.ancestors)):
+        if node.role != "panel" or frame is None or (frame.role, frame.name) not in node.ancestors:
+            continue
+        x, y, w, h = node.extents()
+        if y <= 0 and 0 < h < 80 and w >= 0.9 * frame_width:
+            return x, y, w, h
     return None
 
 
@@ -537,3 +541,96 @@ def window_keys(t):
         raise Failure(f"Ctrl+Q in the Preferences window did not quit the app within 10 s; its windows: "
                       f"{[n.label + (' (active)' if n.has('active') else '') for n in snap.nodes if len(n.ancestors) == 1]}")
     # finish() checks the exit status (0) and that the recording replays.
+
+
+def wheel_pixels(t, node):
+    """The wheel's pixels on the screen now: (width, height, rows of (r, g, b))."""
+    x, y, w, h = node.extents()
+    sx, sy = t.screen_point(x, y)
+    shot = subprocess.run(["import", "-silent", "-window", "root", "-crop", f"{w}x{h}+{int(sx)}+{int(sy)}",
+                           "+repage", "-depth", "8", "ppm:-"], env=t.desktop.env, capture_output=True, timeout=10)
+    if shot.returncode != 0 or not shot.stdout:
+        raise Failure(f"could not take the wheel's picture: {shot.stderr.decode(errors='replace').strip()}")
+    data = shot.stdout
+    fields, at = [], 0
+    while len(fields) < 4:  # P6, width, height, maxval
+        while data[at:at + 1].isspace():
+            at += 1
+        end = at
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[at:end])
+        at = end
+    at += 1
+    width, height = int(fields[1]), int(fields[2])
+    rows = [[tuple(data[at + 3 * (r * width + c):at + 3 * (r * width + c) + 3]) for c in range(width)] for r in range(height)]
+    return width, height, rows
+
+
+def contrast(a, b):
+    def luminance(rgb):
+        def channel(c):
+            c /= 255
+            return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+        r, g, b = (channel(v) for v in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def marking_contrast(t, node):
+    """How strongly the wheel is marked: of the long horizontal runs of one colour across it (a
+    band's or an outline's edge, not a digit's stroke), the highest contrast with its background."""
+    width, height, rows = wheel_pixels(t, node)
+    counts = {}
+    for row in rows:
+        for c in row:
+            counts[c] = counts.get(c, 0) + 1
+    background = max(counts, key=counts.get)
+    best = 1.0
+    for row in rows:
+        run, colour = 0, None
+        for c in row + [None]:
+            if c == colour:
+                run += 1
+                continue
+            if colour is not None and colour != background and run >= width * 0.4:
+                best = max(best, contrast(colour, background))
+            run, colour = 1, c
+    return best
+
+
+@case("keys/wheel-focus-visible", timeout=60)
+def wheel_focus_visible(t):
+    """The wheel the arrow keys turn is marked at 3:1 or more against the panel (WCAG's non-text
+    contrast); the other wheel is not marked so (issue 33: a 1.15:1 grey band alone)."""
+    t.start(DEMO)
+    goto(t, 3)
+    # Opened from the keyboard, as the finding was made: Tab from the page's controls into the
+    # chain opens the first field's picker.
+    for _ in range(8):
+        t.key("Tab")
+        t.settle(0.2)
+        if t.snap().picker() == "Focus time":
+            break
+    t.wait_picker("Focus time")
+    t.settle(0.4)
+    snap = t.snap()
+    hours = snap.find("spin button", match=r"hours$")
+    minutes = snap.find("spin button", match=r"min$")
+    if hours is None or minutes is None:
+        raise Failure(f"no hours and minutes wheels in the open picker: {t.summary(snap)}")
+    focused = snap.focused()
+    t.expect(focused is not None and focused.name == hours.name, f"keyboard focus is on {focused.label if focused else 'nothing'}, not the hours wheel")
+    marked, other = marking_contrast(t, hours), marking_contrast(t, minutes)
+    t.note(f"hours wheel (selected) marked at {marked:.2f}:1, minutes wheel at {other:.2f}:1")
+    t.expect(marked >= 3.0, f"the selected hours wheel is marked at {marked:.2f}:1, below 3:1")
+    t.expect(other < 3.0, f"the minutes wheel, not selected, is marked at {other:.2f}:1 too")
+    t.key("Right")
+    t.settle(0.3)
+    snap = t.snap()
+    marked = marking_contrast(t, snap.find("spin button", match=r"min$"))
+    t.expect(marked >= 3.0, f"after Right the selected minutes wheel is marked at {marked:.2f}:1, below 3:1")
+    click_toolbar(t, "Done")
+    t.wait_picker(None)
+    t.finish()
