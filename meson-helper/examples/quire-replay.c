@@ -133,7 +133,8 @@ replay (const char *script_path, gboolean notifications, GError **error)
       if (object != NULL && (json_object_has_member (object, "expect") || json_object_has_member (object, "expectEmitted")
                              || json_object_has_member (object, "expectExactly") || json_object_has_member (object, "expectEmittedExactly")
                              || json_object_has_member (object, "expectKeyboardFocus")
-                             || json_object_has_member (object, "expectNotice")))
+                             || json_object_has_member (object, "expectNotice")
+                             || json_object_has_member (object, "expectAnnounced")))
         continue;
       if (object != NULL && json_object_has_member (object, "restart"))
         {

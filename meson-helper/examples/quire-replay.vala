@@ -28,7 +28,8 @@ string replay (string path) throws Error {
         var object = step.get_object ();
         if (object.has_member ("expect") || object.has_member ("expectEmitted")
             || object.has_member ("expectExactly") || object.has_member ("expectEmittedExactly") || object.has_member ("expectKeyboardFocus")
-            || object.has_member ("expectNotice")) {
+            || object.has_member ("expectNotice")
+            || object.has_member ("expectAnnounced")) {
             continue;
         }
         if (object.has_member ("restart")) {
