@@ -388,6 +388,18 @@ def expect_kept(t, moment, text):
     t.expect(t.page(snap) == 2, f"{moment}: on page {t.page(snap)}, not 2")
 
 
+def expect_committed(t, entry, text, why):
+    """Waits for the Name entry to hold `text` after Return; else a failure saying where the
+    keys went instead (the entry's text, keyboard focus, the open panel, the page)."""
+    try:
+        t.wait(lambda s: (s.find("text", "Name") or entry).text() == text, f"{text} committed", timeout=3)
+    except Failure:
+        snap = t.snap()
+        focus = snap.focused()
+        raise Failure(f"Return did not commit {text} {why}: the entry shows {node_text(t)!r}, focus on "
+                      f"{focus.label if focus else 'nothing'}, panel {snap.picker()!r}, page {t.page(snap)}")
+
+
 def recorded_events(path):
     with open(path, encoding="utf-8") as f:
         script = json.load(f)
@@ -444,13 +456,7 @@ def run_anthy_own_window(t):
         t.key("space")
         t.settle(0.6)
         t.key("Return")
-        try:
-            t.wait(lambda s: (s.find("text", "Name") or entry).text() == "日本語", "日本語 committed", timeout=3)
-        except Failure:
-            snap = t.snap()
-            focus = snap.focused()
-            raise Failure(f"Return did not commit 日本語 with the pre-edit out of the entry: the entry shows "
-                          f"{node_text(t)!r}, focus on {focus.label if focus else 'nothing'}, panel {snap.picker()!r}")
+        expect_committed(t, entry, "日本語", "with the pre-edit out of the entry")
         expect_kept(t, "after Ctrl+J, nihongo, Space, Return (pre-edit out of the entry)", "日本語")
         t.type("nihongo")
         t.settle(0.6)
@@ -498,13 +504,7 @@ def run_anthy(t):
         wait_drawn(t, entry, kana, "the conversion 日本語 after Space")
         t.expect(not node_text(t), f"while converting, the entry's text is already {node_text(t)!r}")
         t.key("Return")
-        try:
-            t.wait(lambda s: (s.find("text", "Name") or entry).text() == "日本語", "日本語 committed", timeout=3)
-        except Failure:
-            snap = t.snap()
-            focus = snap.focused()
-            raise Failure(f"Return did not commit 日本語 (issue 33): the entry shows {node_text(t)!r}, focus on "
-                          f"{focus.label if focus else 'nothing'}, panel {snap.picker()!r}, page {t.page(snap)}")
+        expect_committed(t, entry, "日本語", "(issue 33)")
         expect_kept(t, "after Ctrl+J, nihongo, Space, Return", "日本語")
 
         # 2. Escape cancels the composition: the pre-edit goes, the text and focus stay.
