@@ -324,18 +324,14 @@ func writeAtomically(_ bytes: some Collection<UInt8>, to path: String) -> String
 /// a thread waiting on the pipe does the rest with ordinary locks, while the run's own threads
 /// go on until the process exits.
 public enum Interruption {
-    nonisolated(unsafe) private static var pipeWrite: Int32 = -1
     nonisolated(unsafe) private static var installed = false
 
     /// Installs the handlers; `message` gives the line printed for a signal (its name given).
     public static func install(message: @escaping @Sendable (String) -> String) {
         guard !installed else { return }
         installed = true
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        pipeWrite = ends[1]
-        let readEnd = ends[0]
+        guard let ends = SignalPipe.install() else { return }
+        let readEnd = ends.read
         let thread = Thread {
             var number: UInt8 = 0
             while true {
@@ -344,10 +340,7 @@ public enum Interruption {
                 if count < 0 && errno == EINTR { continue }
                 return
             }
-            let name =
-                number == UInt8(SIGINT)
-                ? "SIGINT" : number == UInt8(SIGTERM) ? "SIGTERM" : number == UInt8(SIGHUP) ? "SIGHUP" : "signal \(number)"
-            let line = Array(("\n" + message(name) + "\n").utf8)
+            let line = Array(("\n" + message(SignalPipe.name(of: Int32(number))) + "\n").utf8)
             // The run's threads go on meanwhile: one that finishes a report now would otherwise
             // make a temporary file after the others are removed, and the process end before it
             // is renamed.
@@ -357,21 +350,5 @@ public enum Interruption {
             }
         }
         thread.start()
-        // A parent may have blocked them (a test runner's thread, a shell's job control): the
-        // run's threads, started after this, inherit this thread's mask.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&unblock, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        for signal in [SIGINT, SIGTERM, SIGHUP] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = Glibc.write(Interruption.pipeWrite, &byte, 1)
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(signal, &action, nil)
-        }
     }
 }

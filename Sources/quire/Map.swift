@@ -123,9 +123,6 @@ enum Graphviz {
         var signal: Int32? = nil
     }
 
-    /// The write end of the pipe the signal handler writes to.
-    nonisolated(unsafe) static var signalPipe: Int32 = -1
-
     static func program() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") where !folder.isEmpty {
@@ -172,32 +169,12 @@ enum Graphviz {
         }
         // A dot that is stopped before it has read the whole graph must not kill quire with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        // SIGINT, SIGTERM and SIGHUP while dot runs stop it; quire then exits as interrupted. The
-        // handler only writes the signal's number to a pipe; a thread waiting on it stops dot.
-        let signals = [SIGINT, SIGTERM, SIGHUP]
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
+        // SIGINT, SIGTERM and SIGHUP while dot runs stop it; quire then exits as interrupted
+        // (SignalPipe: a thread waiting on the pipe stops dot).
+        guard let ends = SignalPipe.install() else {
             return .failure(Problem(message: "cannot run \(dot): \(String(cString: strerror(errno)))"))
         }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        signalPipe = ends[1]
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for number in signals {
-            sigaddset(&unblock, number)
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = Glibc.write(Graphviz.signalPipe, &byte, 1)
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(number, &action, nil)
-        }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        func restore() {
-            for number in signals { signal(number, SIG_DFL) }
-        }
+        func restore() { SignalPipe.uninstall() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: dot)
         process.arguments = ["-Tsvg"]
@@ -214,7 +191,7 @@ enum Graphviz {
             return .failure(Problem(message: "cannot run \(dot): \(error.localizedDescription)"))
         }
         let stop = Stop(pid: process.processIdentifier)
-        let readEnd = ends[0]
+        let readEnd = ends.read
         let watcher = Thread {
             var number: UInt8 = 0
             while true {
@@ -244,12 +221,13 @@ enum Graphviz {
         let early = stop.ended()
         restore()
         var done: UInt8 = 0
-        _ = Glibc.write(ends[1], &done, 1)
+        _ = Glibc.write(ends.write, &done, 1)
         if let early {
             if let number = early.signal {
-                let name = number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "SIGHUP"
                 return .failure(
-                    Problem(message: "interrupted by \(name); Graphviz's dot was stopped and nothing was written", signal: number))
+                    Problem(
+                        message: "interrupted by \(SignalPipe.name(of: number)); Graphviz's dot was stopped and nothing was written",
+                        signal: number))
             }
             return .failure(
                 Problem(
