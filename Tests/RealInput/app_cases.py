@@ -58,16 +58,18 @@ def finish_walkthrough(t):
     t.settle()
 
 
-def quit_app(t):
-    """Ctrl+Q, and the app gone with exit status 0 (the case goes on with another launch)."""
+def quit_app(t, key="ctrl+q", failure=None):
+    """`key` (Ctrl+Q), and the app gone with exit status 0 within 10 s (the case may go on with
+    another launch); else a failure, worded by `failure(t)` when given."""
     t.expect_exit = True
-    t.key("ctrl+q")
+    t.key(key)
     deadline = time.monotonic() + 10
     while t.host.alive() and time.monotonic() < deadline:
         time.sleep(0.05)
     if t.host.alive():
-        raise Failure("the app did not quit within 10 s of Ctrl+Q")
-    t.expect(t.host.status() == 0, f"the app ended with status {t.host.status()} on Ctrl+Q")
+        t.expect_exit = False
+        raise Failure(failure(t) if failure else f"the app did not quit within 10 s of {key}")
+    t.expect(t.host.status() == 0, f"the app ended with status {t.host.status()} on {key}")
 
 
 @case("app/shortcuts-window", timeout=40)
@@ -405,13 +407,6 @@ def ctrl_w_closes(t):
     next launch opens the main window again."""
     t.start(DEMO)
     finish_walkthrough(t)
-    t.expect_exit = True
-    t.key("ctrl+w")
-    deadline = time.monotonic() + 10
-    while t.host.alive() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if t.host.alive():
-        raise Failure("Ctrl+W did not close the main window (the app still runs 10 s later)")
-    t.expect(t.host.status() == 0, f"the app ended with status {t.host.status()} after Ctrl+W")
+    quit_app(t, "ctrl+w", lambda _t: "Ctrl+W did not close the main window (the app still runs 10 s later)")
     t.start(DEMO, record=False)
     t.wait(lambda s: s.main_window(), "the main window at the next launch (the settings kept)")

@@ -33,7 +33,7 @@ import os
 import subprocess
 import time
 
-from app_cases import click_menu_item, top_level
+from app_cases import click_menu_item, quit_app, top_level
 from cases import DEMO, TOOLBAR, chrome_button, click_chrome, click_toolbar, expect_completed, goto, \
     open_picker, value_button
 from driver import Failure, atspi
@@ -530,16 +530,8 @@ def window_keys(t):
     focus_x_window(t, top_level(snap, "Preferences"))
     t.wait(lambda s: top_level(s, "Preferences") is not None and top_level(s, "Preferences").has("active"),
            "the Preferences window to be the active one", timeout=2)
-    t.expect_exit = True
-    t.key("ctrl+q")
-    deadline = time.monotonic() + 10
-    while t.host.alive() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if t.host.alive():
-        t.expect_exit = False
-        snap = t.snap()
-        raise Failure(f"Ctrl+Q in the Preferences window did not quit the app within 10 s; its windows: "
-                      f"{[n.label + (' (active)' if n.has('active') else '') for n in snap.nodes if len(n.ancestors) == 1]}")
+    quit_app(t, "ctrl+q", lambda t: "Ctrl+Q in the Preferences window did not quit the app within 10 s; its windows: "
+             f"{[n.label + (' (active)' if n.has('active') else '') for n in t.snap().nodes if len(n.ancestors) == 1]}")
     # finish() checks the exit status (0) and that the recording replays.
 
 
