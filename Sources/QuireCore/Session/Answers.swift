@@ -8,10 +8,10 @@ struct Answers: Sendable, Equatable {
     var values: [FieldValue]
     /// The length of each text answer in grapheme clusters (0 for other fields), kept as text is
     /// typed so a keystroke costs the same however long the answer is.
-    var textLengths: [Int]
+    private(set) var textLengths: [Int]
     /// The length of each text answer in Unicode scalars (0 for other fields), kept beside
     /// `textLengths` so an `edit` finds its offsets from the nearer end of the text.
-    var scalarCounts: [Int]
+    private(set) var scalarCounts: [Int]
     /// Fields whose errors are shown: edited and resigned, or named by a refused gate or finish.
     var touched: [Bool]
 
@@ -40,6 +40,13 @@ struct Answers: Sendable, Equatable {
         pageErrorCount = [Int32](repeating: 0, count: pageCount)
         visiblePages = FenwickTree(count: pageCount)
         pagesWithErrors = FenwickTree(count: pageCount)
+    }
+
+    /// Text field `field`'s answer changed length: now `clusters` grapheme clusters, and
+    /// `scalars` Unicode scalars more (or fewer).
+    mutating func textResized(_ field: Int, clusters: Int, scalars: Int) {
+        textLengths[field] = clusters
+        scalarCounts[field] += scalars
     }
 
     mutating func setPageVisible(_ page: Int, _ visible: Bool) {

@@ -308,8 +308,7 @@ extension Session {
         if length > traits.high {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
-        answers.textLengths[field] = length
-        answers.scalarCounts[field] += text.unicodeScalars.count
+        answers.textResized(field, clusters: length, scalars: text.unicodeScalars.count)
         focusChain.forgetEditPosition()
         let edited = answers.values[field].editText { $0.append(text) }
         answerChanged(field)
@@ -321,8 +320,7 @@ extension Session {
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
         guard case .text(let text) = answers.values[field], !text.isEmpty else { return ignore(event, .emptyText) }
-        answers.textLengths[field] -= 1
-        answers.scalarCounts[field] -= text.last!.unicodeScalars.count
+        answers.textResized(field, clusters: answers.textLengths[field] - 1, scalars: -text.last!.unicodeScalars.count)
         focusChain.forgetEditPosition()
         let edited = answers.values[field].editText { $0.removeSubrange($0.index(before: $0.endIndex)...) }
         answerChanged(field)
@@ -356,8 +354,7 @@ extension Session {
         if length > traits.high {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
-        answers.textLengths[field] = length
-        answers.scalarCounts[field] += replacement.unicodeScalars.count - (to - from)
+        answers.textResized(field, clusters: length, scalars: replacement.unicodeScalars.count - (to - from))
         text = ""
         let edited = answers.values[field].editText { plan.apply(to: &$0) }
         focusChain.editEnded(atScalar: from + replacement.unicodeScalars.count, byte: plan.lowerByte + replacement.utf8.count)
