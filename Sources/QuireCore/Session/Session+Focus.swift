@@ -276,6 +276,7 @@ extension Session {
         // tier) before there being none (`emptyText`, the target's state).
         guard !text.isEmpty else { return ignore(event, flow.fieldTraits[focusChain.field].kind == .text ? .emptyText : .notTextInput) }
         // A newline in the text acts as Return; the rest goes to whoever is first responder then.
+        guard Self.holdsNewline(text) else { return insert(text, event) }
         for (index, segment) in Self.typedSegments(text).enumerated() {
             if index > 0 { pressReturn(event) }
             insert(String(segment), event)
@@ -286,9 +287,13 @@ extension Session {
     /// and CR only (a vertical tab, a form feed, NEL, U+2028 and U+2029 are text). One decision
     /// for every front that types (the GTK replay types the same pieces).
     public static func typedSegments(_ text: String) -> [Substring] {
-        // Every newline holds a CR or LF byte: text without one is one piece.
-        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return [Substring(text)] }
+        guard holdsNewline(text) else { return [Substring(text)] }
         return text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+    }
+
+    /// Whether a typed text has a newline: every one holds a CR or LF byte.
+    static func holdsNewline(_ text: String) -> Bool {
+        text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D })
     }
 
     mutating func insert(_ text: String, _ event: Event) {
