@@ -6,6 +6,7 @@ extension ValidationCode { static let counted = allCases }
 extension Refusal { static let counted = allCases }
 extension AccessoryItem { static let counted = allCases }
 extension MoveKind { static let counted = allCases }
+extension ApplyOutcome { static let counted = allCases }
 
 /// How a page move was asked for, as `--coverage` counts them (docs/coverage.md).
 public enum MoveKind: String, Sendable, Hashable, CaseIterable {
@@ -21,7 +22,7 @@ public enum MoveKind: String, Sendable, Hashable, CaseIterable {
         case .dragEnd(let vx): abs(vx) >= paging.flingVelocity ? .fling : .drag
         case .swipe, .swipePage: .fling
         case .tick, .settle: .autoAdvance
-        case .type, .edit, .spin, .select: nil
+        case .type, .edit, .spin, .select, .applied, .applyFailed: nil
         }
     }
 }
@@ -47,6 +48,8 @@ public struct FlowCoverage: Sendable {
     public var refusals: [Int]
     public var accessory: [Int]
     public var moves: [Int]
+    /// Applies that ended each way (`ApplyOutcome`): applied, failed, cancelled, timed out.
+    public var applies: [Int]
 
     public init(file: String, flow: Flow) {
         self.file = file
@@ -61,6 +64,7 @@ public struct FlowCoverage: Sendable {
         refusals = Array(repeating: 0, count: Refusal.allCases.count)
         accessory = Array(repeating: 0, count: AccessoryItem.allCases.count)
         moves = Array(repeating: 0, count: MoveKind.allCases.count)
+        applies = Array(repeating: 0, count: ApplyOutcome.allCases.count)
     }
 
     /// The largest count: the largest whole number a JSON reader is sure to read exactly (2^53).
@@ -85,6 +89,7 @@ public struct FlowCoverage: Sendable {
         add(&refusals, other.refusals)
         add(&accessory, other.accessory)
         add(&moves, other.moves)
+        add(&applies, other.applies)
     }
 
     static let codeCount = ValidationCode.allCases.count
@@ -123,6 +128,7 @@ public struct FlowCoverage: Sendable {
         if emptiable && flow.paging.gate == .valid { reasons.append(.gate) }
         if emptiable { reasons.append(.finish) }
         if limited { reasons.append(.maxLength) }
+        if flow.pages.contains(where: { $0.apply != nil }) { reasons.append(.apply) }
         return reasons
     }
 
@@ -145,6 +151,15 @@ public struct FlowCoverage: Sendable {
             case .autoAdvance: flow.paging.autoAdvanceMs > 0
             }
         }
+    }
+
+    /// How an apply can end, in a flow with `apply` pages: every way (a timeout only where a
+    /// page has `timeoutMs`).
+    public var possibleApplyOutcomes: [ApplyOutcome] {
+        let pages = flow.pages.compactMap(\.apply)
+        guard !pages.isEmpty else { return [] }
+        let timed = pages.contains { $0.timeoutMs > 0 }
+        return ApplyOutcome.allCases.filter { $0 != .timedOut || timed }
     }
 
     // MARK: Summary
@@ -196,6 +211,13 @@ public struct FlowCoverage: Sendable {
         let kinds = possibleMoves
         list.append(
             Category(name: "moves", covered: kinds.count { moves[MoveKind.counted.firstIndex(of: $0)!] > 0 }, total: kinds.count))
+        let outcomes = possibleApplyOutcomes
+        if !outcomes.isEmpty {
+            list.append(
+                Category(
+                    name: "applies", covered: outcomes.count { applies[ApplyOutcome.counted.firstIndex(of: $0)!] > 0 },
+                    total: outcomes.count))
+        }
         return list
     }
 
@@ -227,6 +249,9 @@ public struct FlowCoverage: Sendable {
         }
         for kind in possibleMoves where moves[MoveKind.counted.firstIndex(of: kind)!] == 0 {
             gaps.append(Gap(path: .root, message: "no page move by '\(kind.rawValue)'"))
+        }
+        for outcome in possibleApplyOutcomes where applies[ApplyOutcome.counted.firstIndex(of: outcome)!] == 0 {
+            gaps.append(Gap(path: .root, message: "no apply ended '\(outcome.rawValue)'"))
         }
         return gaps
     }
@@ -286,8 +311,9 @@ struct CoverageRecorder {
             case nil: break
             }
         }
+        // (A host's own codes, from a failed apply, are not the flow's to cover.)
         session.forEachShownError { field, code in
-            coverage.codes[field * FlowCoverage.codeCount + ValidationCode.counted.firstIndex(of: code)!] += 1
+            if let at = ValidationCode.counted.firstIndex(of: code) { coverage.codes[field * FlowCoverage.codeCount + at] += 1 }
         }
     }
 
@@ -307,6 +333,8 @@ struct CoverageRecorder {
             switch notification {
             case .pageWillChange:
                 if let kind = MoveKind.of(event, paging: flow.paging) { coverage.moves[MoveKind.counted.firstIndex(of: kind)!] += 1 }
+            case .applyFinished(_, let outcome):
+                coverage.applies[ApplyOutcome.counted.firstIndex(of: outcome)!] += 1
             case .focusChanged(_, let to?):
                 if let field = flow.fieldIndex(of: to) { coverage.fieldFocused[field] += 1 }
             case .valueChanged(let id, _):
@@ -314,8 +342,8 @@ struct CoverageRecorder {
             case .refused(let reason, let errors):
                 coverage.refusals[Refusal.counted.firstIndex(of: reason)!] += 1
                 for error in errors {
-                    if let field = flow.fieldIndex(of: error.field) {
-                        coverage.codes[field * FlowCoverage.codeCount + ValidationCode.counted.firstIndex(of: error.code)!] += 1
+                    if let field = flow.fieldIndex(of: error.field), let at = ValidationCode.counted.firstIndex(of: error.code) {
+                        coverage.codes[field * FlowCoverage.codeCount + at] += 1
                     }
                 }
             case .ignored:

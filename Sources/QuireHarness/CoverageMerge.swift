@@ -167,6 +167,10 @@ extension CoverageReport {
                 coverage.moves[MoveKind.counted.firstIndex(of: kind)!] = count(
                     object["moves"]?[kind.rawValue], at: at + "moves" + kind.rawValue)
             }
+            for outcome in coverage.possibleApplyOutcomes {
+                coverage.applies[ApplyOutcome.counted.firstIndex(of: outcome)!] = count(
+                    object["applies"]?[outcome.rawValue], at: at + "applies" + outcome.rawValue)
+            }
             if fits { read.append(coverage) }
         }
         if reader.hasProblems { throw DocumentError(reader.diagnostics()) }

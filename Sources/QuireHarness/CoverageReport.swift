@@ -141,6 +141,10 @@ public enum CoverageReport {
             for kind in coverage.possibleMoves {
                 moves.append(kind.rawValue, .number(Double(coverage.moves[MoveKind.counted.firstIndex(of: kind)!])))
             }
+            var applies = JSONObject()
+            for outcome in coverage.possibleApplyOutcomes {
+                applies.append(outcome.rawValue, .number(Double(coverage.applies[ApplyOutcome.counted.firstIndex(of: outcome)!])))
+            }
             var object = JSONObject()
             object.append("file", .string(coverage.file))
             object.append("id", .string(flow.id))
@@ -152,6 +156,7 @@ public enum CoverageReport {
             object.append("refusals", .object(refusals))
             object.append("accessory", .object(accessory))
             object.append("moves", .object(moves))
+            if !applies.isEmpty { object.append("applies", .object(applies)) }
             list.append(.object(object))
         }
         var root = JSONObject()

@@ -18,6 +18,7 @@ import Testing
         .inputDismissed(field: "a", committed: true), .valueChanged(field: "a", value: "x"),
         .draftChanged(field: "a", draft: 60), .refused(reason: .gate, errors: []),
         .ignored(event: "tap", target: "x", reason: .hidden), .completed(outcome: .finished),
+        .applyRequested(page: "p", values: JSONObject()), .applyFinished(page: "p", outcome: .applied),
     ]
 
     @Test func everyKindOfNotificationWritesExactlyItsDeclaredPayloadKeys() {

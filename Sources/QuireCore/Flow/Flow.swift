@@ -12,6 +12,8 @@ public struct Flow: Sendable, Equatable {
     /// The flow's accessory toolbar; a field's own `accessory` wins over it.
     public let accessory: [AccessoryItem]?
     public let pages: [Page]
+    /// `validation.reveal`: when errors are first shown, for fields without their own `reveal`.
+    public let reveal: RevealMode
     /// Every field of every page, in document order.
     public let fields: [Field]
     /// The document the flow was loaded from (snapshots embed it). A flow read by the fast path
@@ -43,23 +45,25 @@ public struct Flow: Sendable, Equatable {
 
     init(
         id: String, title: LocalizedText?, paging: Paging, accessory: [AccessoryItem]?, pages: [Page],
-        fields: [Field], document: JSONValue
+        fields: [Field], reveal: RevealMode = .leave, document: JSONValue
     ) {
         var fieldIndex = [String: Int](minimumCapacity: fields.count)
         for (at, field) in fields.enumerated() { fieldIndex[field.id] = at }
         var pageIndex = [String: Int](minimumCapacity: pages.count)
         for (at, page) in pages.enumerated() { pageIndex[page.id] = at }
         self.init(
-            id: id, title: title, paging: paging, accessory: accessory, pages: pages, fields: fields,
+            id: id, title: title, paging: paging, accessory: accessory, pages: pages, fields: fields, reveal: reveal,
             source: FlowDocument(document), fieldIndex: fieldIndex, pageIndex: pageIndex)
     }
 
     /// With the id indexes already built (the fast path builds them as it reads).
     init(
         id: String, title: LocalizedText?, paging: Paging, accessory: [AccessoryItem]?, pages: [Page],
-        fields: [Field], source: FlowDocument, fieldIndex: [String: Int], pageIndex: [String: Int]
+        fields: [Field], reveal: RevealMode = .leave, source: FlowDocument, fieldIndex: [String: Int],
+        pageIndex: [String: Int]
     ) {
         self.id = id
+        self.reveal = reveal
         self.title = title
         self.paging = paging
         self.accessory = accessory
@@ -70,15 +74,20 @@ public struct Flow: Sendable, Equatable {
         pageIndexByID = pageIndex
         graph = DependencyGraph(pages: pages, fields: fields)
         fieldIDs = fields.map(\.id)
-        fieldTraits = fields.map(FieldTraits.init)
+        fieldTraits = fields.map { FieldTraits($0, reveal: $0.reveal ?? reveal) }
     }
 
     public func fieldIndex(of id: String) -> Int? { fieldIndexByID[id] }
+
+    /// Whether `text` has the form of an id: 1–64 characters from `A-Z a-z 0-9 . _ -`.
+    public static func isIdentifier(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy(FlowReader.isIDByte)
+    }
     public func pageIndex(of id: String) -> Int? { pageIndexByID[id] }
 
     public static func == (lhs: Flow, rhs: Flow) -> Bool {
         lhs.id == rhs.id && lhs.paging == rhs.paging && lhs.pages == rhs.pages && lhs.fields == rhs.fields
-            && lhs.title == rhs.title && lhs.accessory == rhs.accessory
+            && lhs.title == rhs.title && lhs.accessory == rhs.accessory && lhs.reveal == rhs.reveal
     }
 }
 
@@ -95,10 +104,13 @@ struct FieldTraits: Sendable, Hashable {
     /// absent), `min`/`max` of a duration.
     let low: Int
     let high: Int
+    /// When its error is first shown: its own `reveal`, else the flow's.
+    let reveal: RevealMode
 
-    init(_ field: Field) {
+    init(_ field: Field, reveal: RevealMode) {
         kind = Kind(field.kind)
         page = field.page
+        self.reveal = reveal
         switch field.kind {
         case .text(let options):
             low = options.minLength ?? 0
@@ -179,6 +191,31 @@ public struct Page: Sendable, Hashable {
     public let fieldRange: Range<Int>
     /// A GtkBuilder layout for the page, relative to the flow's folder (`PageLayout`).
     public var layout: String? = nil
+    /// The host must accept the page's answers before a forward move leaves it (CONTRACT §6.1).
+    public var apply: PageApply? = nil
+    /// `"back": false`: once on this page there is no backward move (CONTRACT §6.3).
+    public var back: Bool = true
+}
+
+/// A page's `apply`: what the front says while the host works, and how long the session waits.
+public struct PageApply: Sendable, Hashable {
+    /// What is being done ("Creating your account…").
+    public let label: LocalizedText
+    /// 0: wait for ever; else 100–600000 ms of ticks before the apply times out.
+    public let timeoutMs: Int
+
+    public static let timeouts = 100...600_000
+}
+
+/// When a field's error is first shown (CONTRACT §6.2): `validation.reveal` for the flow, a
+/// field's own `reveal` over it.
+public enum RevealMode: String, Sendable, Hashable, CaseIterable {
+    /// Once the field has been first responder and resigned, a toggle tapped, or a refusal.
+    case leave
+    /// Also as soon as the field's value changes.
+    case change
+    /// Only by a refusal (the gate, `finish`, an apply).
+    case submit
 }
 
 /// An item of an input accessory toolbar (UIKit's `inputAccessoryView` as a `UIToolbar`).
@@ -230,6 +267,8 @@ public struct Field: Sendable, Equatable {
     public let enabledIf: Condition?
     public let requiredIf: Condition?
     public let accessory: [AccessoryItem]?
+    /// The field's own `reveal`; nil: the flow's `validation.reveal`.
+    public var reveal: RevealMode? = nil
 
     /// Text, duration and choice fields can become first responder; toggles never do.
     public var isEditable: Bool {
@@ -375,6 +414,15 @@ public struct LocalizedText: Sendable, Hashable {
         }
         if let english = storage.first(where: { $0.tag.lowercased() == "en" }) { return english.text }
         return storage.first?.text ?? ""
+    }
+
+    /// Its JSON form: a string, or an object of language tags to strings.
+    public var json: JSONValue {
+        let storage = storage
+        if storage.count == 1 && storage[0].tag.isEmpty { return .string(storage[0].text) }
+        var object = JSONObject()
+        for entry in storage { object.append(entry.tag, .string(entry.text)) }
+        return .object(object)
     }
 
     public static func == (lhs: LocalizedText, rhs: LocalizedText) -> Bool {

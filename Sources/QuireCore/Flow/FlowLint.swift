@@ -26,6 +26,8 @@ public struct FlowLint: Sendable {
     public enum Kind: String, Sendable, Hashable {
         case pageNeverVisible, fieldNeverVisible, fieldNeverEnabled, conditionNeverTrue, conditionAlwaysTrue
         case minUnreachable, maxUnreachable, missingText, notAnalysed
+        /// `"back": false` where no backward move could happen anyway.
+        case backWithoutEffect
     }
 
     /// Value combinations evaluated for one page or field; beyond it the item is not analysed
@@ -84,6 +86,18 @@ public struct FlowLint: Sendable {
         }
         analyseWheels()
         analyseLocales()
+        analyseNoWayBack()
+    }
+
+    /// `"back": false` on the first page of a flow that does not wrap stops nothing: there is no
+    /// page before it.
+    mutating func analyseNoWayBack() {
+        guard !flow.paging.wrap, let first = flow.pages.first, !first.back else { return }
+        warnings.append(
+            Warning(
+                path: JSONPath.root + "pages" + 0 + "back",
+                message: "page '\(first.id)': back false has no effect on the first page (there is no page before it)",
+                kind: .backWithoutEffect, page: 0))
     }
 
     /// Diagnostics at the findings' positions in `bytes` (the flow's document), each message

@@ -151,7 +151,7 @@ struct FlowReader: JSONScanning {
     // MARK: The flow
 
     /// `$schema`: where an editor finds the flow's JSON Schema; read as a string and ignored.
-    static let topKeys: [StaticString] = ["format", "id", "title", "paging", "accessory", "pages", "$schema"]
+    static let topKeys: [StaticString] = ["format", "id", "title", "paging", "accessory", "pages", "$schema", "validation"]
 
     /// The fields a document of this size may hold, give or take: the ids' table and the places
     /// are made that big at first (a field with its display strings takes a few hundred bytes).
@@ -174,6 +174,7 @@ struct FlowReader: JSONScanning {
         var title: LocalizedText?
         var paging = Paging()
         var accessory: [AccessoryItem]?
+        var reveal = RevealMode.leave
         var others = OtherKeys()
         if try beginObject() {
             repeat {
@@ -193,7 +194,8 @@ struct FlowReader: JSONScanning {
                 case 3: paging = self.paging(try value(), at: path())
                 case 4: accessory = accessoryItems(try value(), at: path())
                 case 5: try readPages()
-                default: _ = try string("$schema")
+                case 6: _ = try string("$schema")
+                default: reveal = validation(try value(), at: path())
                 }
                 steps.removeLast()
             } while try nextMember()
@@ -203,8 +205,8 @@ struct FlowReader: JSONScanning {
         }
         guard !document.hasProblems, let id, let source else { return nil }
         var flow = Flow(
-            id: id, title: title, paging: paging, accessory: accessory, pages: pages, fields: fields, source: source,
-            fieldIndex: declared, pageIndex: pageIndex)
+            id: id, title: title, paging: paging, accessory: accessory, pages: pages, fields: fields, reveal: reveal,
+            source: source, fieldIndex: declared, pageIndex: pageIndex)
         flow.folder = folder
         return flow
     }
@@ -233,7 +235,7 @@ struct FlowReader: JSONScanning {
         } while try nextElement()
     }
 
-    static let pageKeys: [StaticString] = ["id", "title", "body", "visibleIf", "fields", "layout"]
+    static let pageKeys: [StaticString] = ["id", "title", "body", "visibleIf", "fields", "layout", "apply", "back"]
 
     mutating func page(index: Int) throws(JSONScanError) {
         let firstOrdinal = ordinal
@@ -244,6 +246,8 @@ struct FlowReader: JSONScanning {
         var body: LocalizedText?
         var visibleIf: Condition?
         var layout: String?
+        var apply: PageApply?
+        var back = true
         let start = fields.count
         var others = OtherKeys()
         if try beginObject() {
@@ -260,7 +264,9 @@ struct FlowReader: JSONScanning {
                     let (prefix, steps) = (prefix, steps)
                     visibleIf = try judgeCondition(from: start, at: { Self.path(prefix, steps) }, scope: scope, order: (firstOrdinal, 0))
                 case 4: try readFields(page: index, declareOnly: false)
-                default: layout = try self.layout()
+                case 5: layout = try self.layout()
+                case 6: apply = try self.apply()
+                default: back = try bool("back") ?? true
                 }
                 steps.removeLast()
             } while try nextMember()
@@ -273,7 +279,10 @@ struct FlowReader: JSONScanning {
             return
         }
         pageIndex[id] = index
-        pages.append(Page(id: id, title: title, body: body, visibleIf: visibleIf, fieldRange: start..<fields.count, layout: layout))
+        pages.append(
+            Page(
+                id: id, title: title, body: body, visibleIf: visibleIf, fieldRange: start..<fields.count, layout: layout,
+                apply: apply, back: back))
     }
 
     /// A page past the last one read: only its field ids are taken (repeated ones are problems).
@@ -308,6 +317,36 @@ struct FlowReader: JSONScanning {
                 steps.removeLast()
             } while try nextMember()
         }
+    }
+
+    static let applyKeys: [StaticString] = ["label", "timeoutMs"]
+
+    /// A page's `apply`: `label` (a display string) and `timeoutMs` (0, or 100–600000).
+    mutating func apply() throws(JSONScanError) -> PageApply? {
+        guard try isObject("apply") else { return nil }
+        var seen = KeysSeen()
+        var others = OtherKeys()
+        var label: LocalizedText?
+        var timeout = 0
+        if try beginObject() {
+            repeat {
+                guard let key = try member(Self.applyKeys, &seen, &others, what: "apply") else { continue }
+                steps.append(.key(Self.applyKeys[key]))
+                if key == 0 {
+                    label = try localized("label")
+                } else if let n = try integer("timeoutMs", in: 0...PageApply.timeouts.upperBound) {
+                    if n > 0 && n < PageApply.timeouts.lowerBound {
+                        problem("timeoutMs must be 0 (wait for ever) or at least \(PageApply.timeouts.lowerBound), not \(n)")
+                    } else {
+                        timeout = n
+                    }
+                }
+                steps.removeLast()
+            } while try nextMember()
+        }
+        if !seen.has(0) { problem("apply is missing the required key 'label' (what the page is doing, such as 'Creating your account…')") }
+        guard let label else { return nil }
+        return PageApply(label: label, timeoutMs: timeout)
     }
 
     /// A page's `layout`: a usable path, and with a folder, a file inside it (`PageLayout`).
@@ -382,15 +421,15 @@ struct FlowReader: JSONScanning {
     // MARK: Fields
 
     static let fieldKeys: [StaticString] = [
-        "id", "kind", "label", "default", "required", "visibleIf", "enabledIf", "requiredIf", "accessory",
-        "placeholder", "minLength", "maxLength", "returnKey",  // text: 9–12
-        "components", "minuteInterval", "min", "max",  // duration: 13–16
-        "options",  // choice: 17
+        "id", "kind", "label", "default", "required", "visibleIf", "enabledIf", "requiredIf", "accessory", "reveal",
+        "placeholder", "minLength", "maxLength", "returnKey",  // text: 10–13
+        "components", "minuteInterval", "min", "max",  // duration: 14–17
+        "options",  // choice: 18
     ]
-    static let commonFieldKeys = 9
+    static let commonFieldKeys = 10
     static let kindNames: [StaticString] = ["text", "duration", "choice", "toggle"]
     /// The keys of each kind, as ranges of `fieldKeys`.
-    static let kindKeyRanges = [9..<13, 13..<17, 17..<18, 18..<18]
+    static let kindKeyRanges = [10..<14, 14..<18, 18..<19, 19..<19]
     static let reservedFieldIDs = ["background"]
 
     /// The kind whose key `key` is (an index of `kindNames`).
@@ -416,6 +455,7 @@ struct FlowReader: JSONScanning {
         /// Where the conditions start: judged once the field's id is known.
         var visibleIf, enabledIf, requiredIf: Int?
         var accessory: [AccessoryItem]?
+        var reveal: RevealMode?
         var defaultJSON: JSONValue?
         var values = KindValues()
         /// Keys of a kind met before `kind`: where their values start.
@@ -472,6 +512,7 @@ struct FlowReader: JSONScanning {
                 case 6: enabledIf = try conditionStart()
                 case 7: requiredIf = try conditionStart()
                 case 8: accessory = accessoryItems(try value(), at: path())
+                case 9: reveal = revealMode(try value(), at: path())
                 default:
                     if let kind, Self.kindKeyRanges[kind].contains(key) {
                         try kindValue(key, into: &values)
@@ -551,10 +592,10 @@ struct FlowReader: JSONScanning {
         case 1:
             let options = values.duration
             if values.durationRangeOK {
-                let hasMin = seen.has(15)
+                let hasMin = seen.has(16)
                 if options.min > options.max {
                     let minText = hasMin ? "min \(options.min)" : "the default min \(options.min)"
-                    let maxText = seen.has(16) ? "max \(options.max)" : "the default max \(options.max)"
+                    let maxText = seen.has(17) ? "max \(options.max)" : "the default max \(options.max)"
                     problem("\(minText) is greater than \(maxText)", at: hasMin ? "min" : "max")
                 } else if options.snappedMin > options.clampedMax || options.representable(atLeast: options.min) == nil {
                     problem(
@@ -580,7 +621,7 @@ struct FlowReader: JSONScanning {
             }
             fieldKind = .duration(options)
         case 2:
-            if !seen.has(17) { problem("a choice field is missing the required key 'options'") }
+            if !seen.has(18) { problem("a choice field is missing the required key 'options'") }
             let options = ChoiceOptions(options: values.options)
             if let v = defaultJSON, let text = v.stringValue ?? document.string(v, at: path() + "default", what: "a choice's default") {
                 if let at = options.index(of: text) {
@@ -601,16 +642,16 @@ struct FlowReader: JSONScanning {
         guard let id else { return nil }
         return Field(
             id: id, page: page, kind: fieldKind, label: label, defaultValue: defaultValue, required: required,
-            visibleIf: judged.0, enabledIf: judged.1, requiredIf: judged.2, accessory: accessory)
+            visibleIf: judged.0, enabledIf: judged.1, requiredIf: judged.2, accessory: accessory, reveal: reveal)
     }
 
     /// Reads the value of `key`, a key of the field's kind.
     mutating func kindValue(_ key: Int, into values: inout KindValues) throws(JSONScanError) {
         switch key {
-        case 9: values.text.placeholder = try localized("placeholder")
-        case 10: values.text.minLength = try integer("minLength", in: 0...Flow.maxTextLength)
-        case 11: values.text.maxLength = try integer("maxLength", in: 1...Flow.maxTextLength)
-        case 12:
+        case 10: values.text.placeholder = try localized("placeholder")
+        case 11: values.text.minLength = try integer("minLength", in: 0...Flow.maxTextLength)
+        case 12: values.text.maxLength = try integer("maxLength", in: 1...Flow.maxTextLength)
+        case 13:
             if let text = try string("returnKey") {
                 if let key = ReturnKey(rawValue: text) {
                     values.text.returnKey = key
@@ -618,9 +659,9 @@ struct FlowReader: JSONScanning {
                     problem("returnKey must be 'default', 'next' or 'done', not '\(text)'")
                 }
             }
-        case 13:
-            if let components = components(try value(), at: path()) { values.duration.components = components }
         case 14:
+            if let components = components(try value(), at: path()) { values.duration.components = components }
+        case 15:
             if let n = try integer("minuteInterval", in: 1...30) {
                 if 60 % n == 0 {
                     values.duration.minuteInterval = n
@@ -628,9 +669,9 @@ struct FlowReader: JSONScanning {
                     problem("minuteInterval \(n) does not divide 60 (use 1, 2, 3, 4, 5, 6, 10, 12, 15, 20 or 30)")
                 }
             }
-        case 15:
-            if let n = try integer("min", in: 0...86_399) { values.duration.min = n } else { values.durationRangeOK = false }
         case 16:
+            if let n = try integer("min", in: 0...86_399) { values.duration.min = n } else { values.durationRangeOK = false }
+        case 17:
             if let n = try integer("max", in: 0...86_399) { values.duration.max = n } else { values.durationRangeOK = false }
         default:
             values.optionsRead = true
@@ -712,6 +753,22 @@ struct FlowReader: JSONScanning {
     }
 
     // MARK: Parts judged whole
+
+    /// `validation`: `{"reveal": MODE}`, when errors are first shown.
+    mutating func validation(_ value: JSONValue, at path: JSONPath) -> RevealMode {
+        guard let object = document.object(value, at: path, what: "validation") else { return .leave }
+        document.checkKeys(object, at: path, allowed: ["reveal"], what: "validation")
+        guard let v = object["reveal"] else { return .leave }
+        return revealMode(v, at: path + "reveal") ?? .leave
+    }
+
+    /// A `reveal` mode: leave, change or submit.
+    mutating func revealMode(_ value: JSONValue, at path: JSONPath) -> RevealMode? {
+        guard let text = document.string(value, at: path, what: "reveal") else { return nil }
+        if let mode = RevealMode(rawValue: text) { return mode }
+        document.error(path, "reveal must be 'leave', 'change' or 'submit', not '\(text)'")
+        return nil
+    }
 
     static let pagingKeys = ["wrap", "swipe", "gate", "indicator", "snapDistance", "flingVelocity", "animationMs", "autoAdvanceMs"]
 

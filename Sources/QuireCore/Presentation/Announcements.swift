@@ -50,6 +50,9 @@ extension Session {
     ///   have keyboard focus after the event: "LABEL: ERROR", polite, one per field in page order,
     ///   where the event's first resign or value change was emitted;
     /// - a `maxLength` refusal: "LABEL: ERROR", polite;
+    /// - an apply starting: its label, polite; cancelled: "Stopped", polite; timed out: "No
+    ///   answer in time", assertive; failed: its message, else "LABEL: ERROR" of its first field
+    ///   error, assertive;
     /// - completion: "Finished" or "Cancelled", polite.
     public func announcements(
         after event: Event?, emitted: some Collection<SessionNotification>, before: ShownErrors?
@@ -59,6 +62,7 @@ extension Session {
         var said: [Announcement] = []
         var refusedFields: Set<String> = []
         var revealedAt: Int? = nil
+        var timedOut = false
         for notification in emitted {
             switch notification {
             case .pageDidChange(_, let to, true):
@@ -66,6 +70,23 @@ extension Session {
                 said.append(Announcement(strings.arrivedAt(page, to + 1, pageCount), .polite))
             case .refused(.maxLength, let errors):
                 if let first = errors.first, let line = errorLine(first) { said.append(Announcement(line, .polite)) }
+            case .applyRequested(let page, _):
+                if let index = flow.pageIndex(of: page), let label = flow.pages[index].apply?.label.resolve(locale) {
+                    said.append(Announcement(label, .polite))
+                }
+            case .applyFinished(_, .cancelled):
+                said.append(Announcement(strings.applyStopped, .polite))
+            case .applyFinished(_, .timedOut):
+                timedOut = true
+                said.append(Announcement(strings.applyTimedOut, .assertive))
+            case .refused(.apply, let errors):
+                refusedFields.formUnion(errors.map(\.field))
+                if timedOut { continue }
+                if let message = applyMessage?.resolve(locale) {
+                    said.append(Announcement(message, .assertive))
+                } else if let first = errors.min(by: { fieldOrder($0.field) < fieldOrder($1.field) }), let line = errorLine(first) {
+                    said.append(Announcement(line, .assertive))
+                }
             case .refused(let reason, let errors):
                 refusedFields.formUnion(errors.map(\.field))
                 guard reason == .gate || reason == .finish else { continue }
@@ -111,7 +132,7 @@ extension Session {
         guard let field = flow.fieldIndex(of: error.field) else { return nil }
         let definition = flow.fields[field]
         let label = definition.label?.resolve(locale) ?? definition.id
-        return "\(label): \(errorText(error.code, field: definition))"
+        return "\(label): \(errorText(error.code, field: field))"
     }
 
     func fieldOrder(_ id: String) -> Int { flow.fieldIndex(of: id) ?? Int.max }

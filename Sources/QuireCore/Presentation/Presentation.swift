@@ -159,8 +159,8 @@ extension Session {
             id: definition.id, kind: FieldPresentation.Kind(definition.kind), label: definition.label?.resolve(locale) ?? definition.id,
             display: display(value, of: definition), placeholder: placeholder, enabled: answers.fieldEnabled[field],
             focused: focusChain.field == field, required: answers.fieldRequired[field],
-            error: code.map { errorText($0, field: definition) }, errorCode: code, isOn: isOn,
-            accessibleDescription: code.map { errorText($0, field: definition) }
+            error: code.map { errorText($0, field: field) }, errorCode: code, isOn: isOn,
+            accessibleDescription: code.map { errorText($0, field: field) }
                 ?? (answers.fieldRequired[field] ? strings.requiredField : nil))
     }
 
@@ -180,7 +180,11 @@ extension Session {
         }
     }
 
-    func errorText(_ code: ValidationCode, field: Field) -> String {
+    /// The text of field `index`'s error `code`, as the field shows it under itself: a host's
+    /// error shows the host's message, else its code.
+    func errorText(_ code: ValidationCode, field index: Int) -> String {
+        if let host = answers.hostErrors[index], host.code == code { return host.message?.resolve(locale) ?? code.rawValue }
+        let field = flow.fields[index]
         let strings = Strings(locale: locale)
         switch (code, field.kind) {
         case (.required, .toggle): return strings.mustBeOn
@@ -189,7 +193,8 @@ extension Session {
         case (.maxLength, .text(let options)): return strings.atMostCharacters(options.maxLength ?? 0)
         case (.min, .duration(let options)): return strings.atLeast(strings.duration(options.min, withSeconds: options.hasSeconds))
         case (.max, .duration(let options)): return strings.atMost(strings.duration(options.max, withSeconds: options.hasSeconds))
-        default: return strings.required
+        case (.required, _), (.minLength, _), (.maxLength, _), (.min, _), (.max, _): return strings.required
+        default: return code.rawValue
         }
     }
 
@@ -300,6 +305,10 @@ public struct Strings: Sendable {
 
     public var finished: String { japanese ? "完了しました" : "Finished" }
     public var cancelled: String { japanese ? "キャンセルしました" : "Cancelled" }
+    /// An apply the user stopped.
+    public var applyStopped: String { japanese ? "中止しました" : "Stopped" }
+    /// An apply the host did not answer in time.
+    public var applyTimedOut: String { japanese ? "時間内に応答がありませんでした" : "No answer in time" }
 
     /// A page named for assistive technology: "About you — page 2 of 5"; "Page 2 of 5" without a
     /// title (or with an empty one).

@@ -132,7 +132,7 @@ extension Session {
         switch (code, definition.kind) {
         case (.required, .toggle): problem = strings.noticeMustBeOn(label)
         case (.required, _): problem = strings.noticeRequired(label)
-        default: problem = strings.noticeProblem(label, errorText(code, field: definition))
+        default: problem = strings.noticeProblem(label, errorText(code, field: field))
         }
         return RefusalNotice(
             field: definition.id, code: code, page: index, pageTitle: title,

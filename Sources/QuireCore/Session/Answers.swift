@@ -14,6 +14,9 @@ struct Answers: Sendable, Equatable {
     private(set) var scalarCounts: [Int]
     /// Fields whose errors are shown: edited and resigned, or named by a refused gate or finish.
     var touched: [Bool]
+    /// Errors a host put on fields with a failed apply, each kept until its field's value
+    /// changes (CONTRACT §6.1).
+    private(set) var hostErrors: [Int: HostError] = [:]
 
     // Derived from the values (rebuilt on restore, kept up to date by the session's propagation).
     private(set) var pageVisible: [Bool]
@@ -47,6 +50,13 @@ struct Answers: Sendable, Equatable {
     mutating func textResized(_ field: Int, clusters: Int, scalars: Int) {
         textLengths[field] = clusters
         scalarCounts[field] += scalars
+    }
+
+    mutating func setHostError(_ field: Int, _ error: HostError) { hostErrors[field] = error }
+
+    /// The field's value changed: a host's error on it no longer applies.
+    mutating func dropHostError(_ field: Int) {
+        if !hostErrors.isEmpty { hostErrors[field] = nil }
     }
 
     mutating func setPageVisible(_ page: Int, _ visible: Bool) {

@@ -16,10 +16,14 @@ public enum Event: Sendable, Hashable {
     case swipePage(forward: Bool)
     case tick(Double)
     case settle
+    /// The host accepted the page it was asked to apply (CONTRACT §6.1).
+    case applied(page: String)
+    /// The host did not accept it: errors on fields and a message.
+    case applyFailed(ApplyFailure)
 
     /// The events' JSON keys: the one list the session, the harness and the docs read.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case tap, key, type, edit, spin, select, dragBegin, dragUpdate, dragEnd, swipe, tick, settle
+        case tap, key, type, edit, spin, select, dragBegin, dragUpdate, dragEnd, swipe, tick, settle, applied, applyFailed
 
         static let cases = allCases
         static let table = NameTable(cases.map(\.rawValue))
@@ -45,6 +49,8 @@ public enum Event: Sendable, Hashable {
         case .swipe, .swipePage: .swipe
         case .tick: .tick
         case .settle: .settle
+        case .applied: .applied
+        case .applyFailed: .applyFailed
         }
     }
 
@@ -55,6 +61,15 @@ public enum Event: Sendable, Hashable {
     public var isClock: Bool {
         switch self {
         case .tick, .settle: true
+        default: false
+        }
+    }
+
+    /// The host's answers to an apply: not the user's input either (they do not stop
+    /// `autoAdvanceMs`).
+    public var isHostAnswer: Bool {
+        switch self {
+        case .applied, .applyFailed: true
         default: false
         }
     }
@@ -303,6 +318,12 @@ extension Event {
         case .settle:
             guard value == .bool(true) else { return fail("'settle' takes true") }
             return .success(.settle)
+        case .applied:
+            guard case .string(let page) = value else { return fail("'applied' takes the id of the page applied, not \(value.typeName)") }
+            guard Flow.isIdentifier(page) else { return fail("'\(page)' is not a page id (1 to 64 of A-Z a-z 0-9 . _ -)") }
+            return .success(.applied(page: page))
+        case .applyFailed:
+            return ApplyFailure.parse(value).map { .applyFailed($0) }
         }
     }
 
@@ -337,6 +358,121 @@ extension Event {
         case .swipePage(let forward): ["swipe": .string(forward ? "next" : "previous")]
         case .tick(let ms): ["tick": .number(ms)]
         case .settle: ["settle": true]
+        case .applied(let page): ["applied": .string(page)]
+        case .applyFailed(let failure): ["applyFailed": failure.json]
         }
+    }
+}
+
+/// A host's `applyFailed`: the page, errors on its fields (the host's own codes and messages),
+/// and a message for the page (CONTRACT §6.1).
+public struct ApplyFailure: Sendable, Hashable {
+    public struct FieldFailure: Sendable, Hashable {
+        public var field: String
+        public var code: ValidationCode
+        /// Shown under the field instead of the code's own text.
+        public var message: LocalizedText?
+
+        public init(field: String, code: ValidationCode, message: LocalizedText? = nil) {
+            self.field = field
+            self.code = code
+            self.message = message
+        }
+    }
+
+    public var page: String
+    public var errors: [FieldFailure]
+    public var message: LocalizedText?
+
+    public init(page: String, errors: [FieldFailure] = [], message: LocalizedText? = nil) {
+        self.page = page
+        self.errors = errors
+        self.message = message
+    }
+
+    static let shape = "'applyFailed' takes {\"page\": PAGE_ID, \"errors\": {FIELD: CODE | {\"code\", \"message\"}}, \"message\": TEXT}"
+
+    /// Reads the value of an `applyFailed` event.
+    static func parse(_ value: JSONValue) -> Result<ApplyFailure, Event.ParseError> {
+        func fail(_ message: String, _ path: [JSONPath.Component] = []) -> Result<ApplyFailure, Event.ParseError> {
+            .failure(Event.ParseError(path: path, message: message))
+        }
+        guard case .object(let object) = value else { return fail("\(shape), not \(value.typeName)") }
+        for (member, _) in object where !["page", "errors", "message"].contains(member) {
+            return fail("unknown key '\(member)' in 'applyFailed'", [.key(member)])
+        }
+        guard let pageValue = object["page"] else { return fail("'applyFailed' needs 'page', the id of the page applied") }
+        guard case .string(let page) = pageValue, Flow.isIdentifier(page) else {
+            return fail("'page' must be a page id, not \(pageValue.typeName)", [.key("page")])
+        }
+        var failure = ApplyFailure(page: page)
+        if let errors = object["errors"] {
+            guard case .object(let map) = errors else {
+                return fail("'errors' must be an object of FIELD: CODE, not \(errors.typeName)", [.key("errors")])
+            }
+            for (field, entry) in map {
+                let at: [JSONPath.Component] = [.key("errors"), .key(field)]
+                guard Flow.isIdentifier(field) else { return fail("'\(field)' is not a field id", at) }
+                var code: JSONValue = entry
+                var message: LocalizedText? = nil
+                if case .object(let detail) = entry {
+                    for (member, _) in detail where member != "code" && member != "message" {
+                        return fail("unknown key '\(member)' in a field's error (code, message)", at + [.key(member)])
+                    }
+                    guard let given = detail["code"] else { return fail("a field's error needs 'code'", at) }
+                    code = given
+                    if let text = detail["message"] {
+                        let read = displayText(text)
+                        if let problem = read.problem { return fail(problem, at + [.key("message")]) }
+                        message = read.text
+                    }
+                }
+                guard case .string(let name) = code, Flow.isIdentifier(name) else {
+                    return fail("an error code is an id such as 'taken' (1 to 64 of A-Z a-z 0-9 . _ -), not \(JSONWriter.string(code))", at)
+                }
+                failure.errors.append(FieldFailure(field: field, code: ValidationCode(host: name), message: message))
+            }
+        }
+        if let text = object["message"] {
+            let read = displayText(text)
+            if let problem = read.problem { return fail(problem, [.key("message")]) }
+            failure.message = read.text
+        }
+        return .success(failure)
+    }
+
+    /// A display string given by the host: a string, or an object of language tags to strings.
+    static func displayText(_ value: JSONValue) -> (text: LocalizedText?, problem: String?) {
+        switch value {
+        case .string(let text) where !text.isEmpty: return (LocalizedText(text), nil)
+        case .object(let object) where !object.isEmpty:
+            var entries: [(tag: String, text: String)] = []
+            for (tag, text) in object {
+                if let problem = Flow.languageTagProblem(tag) { return (nil, problem) }
+                guard case .string(let string) = text, !string.isEmpty else {
+                    return (nil, "the '\(tag)' text must be a non-empty string")
+                }
+                entries.append((tag, string))
+            }
+            return (LocalizedText(entries: entries), nil)
+        default:
+            return (nil, "a message is a non-empty string or an object of language tags to strings, not \(JSONWriter.string(value))")
+        }
+    }
+
+    public var json: JSONValue {
+        var map = JSONObject()
+        for error in errors {
+            if let message = error.message {
+                map[error.field] = ["code": .string(error.code.rawValue), "message": message.json]
+            } else {
+                map[error.field] = .string(error.code.rawValue)
+            }
+        }
+        var object = JSONObject()
+        object.append("page", .string(page))
+        if !errors.isEmpty { object["errors"] = .object(map) }
+        if let message { object["message"] = message.json }
+        return .object(object)
     }
 }

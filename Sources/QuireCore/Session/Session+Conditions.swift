@@ -12,6 +12,10 @@ protocol Derivation: AnswerLookup {
     mutating func storePageVisible(_ page: Int, _ visible: Bool)
     mutating func storeFlags(_ field: Int, visible: Bool, enabled: Bool, required: Bool)
     mutating func storeError(_ field: Int, _ error: ValidationCode?)
+    /// A host's error on the field, which stands until the field's value changes.
+    func hostError(_ field: Int) -> ValidationCode?
+    /// The field's value changed: its host error, if any, is dropped.
+    mutating func dropHostError(_ field: Int)
     /// The nodes waiting to be evaluated again.
     var queue: NodeQueue { get set }
 }
@@ -44,6 +48,7 @@ extension Derivation {
     /// Brings everything that depends on a field's value up to date once it changed: its error,
     /// then the conditions that name it.
     mutating func reevaluate(afterChangeOf field: Int) {
+        dropHostError(field)
         updateError(field)
         if isFieldVisible(field) {
             markDependents(of: field)
@@ -93,7 +98,9 @@ extension Derivation {
         WorkMeter.count()
         var error: ValidationCode? = nil
         if isFieldVisible(field) && isFieldEnabled(field) {
-            error = flow.fieldTraits[field].validate(value(field), length: textLength(field), required: isFieldRequired(field))
+            error =
+                hostError(field)
+                ?? flow.fieldTraits[field].validate(value(field), length: textLength(field), required: isFieldRequired(field))
         }
         if error != self.error(field) { storeError(field, error) }
     }
@@ -157,6 +164,8 @@ extension Session: Derivation {
     func isFieldEnabled(_ field: Int) -> Bool { answers.fieldEnabled[field] }
     func isFieldRequired(_ field: Int) -> Bool { answers.fieldRequired[field] }
     func error(_ field: Int) -> ValidationCode? { answers.fieldError[field] }
+    func hostError(_ field: Int) -> ValidationCode? { answers.hostErrors.isEmpty ? nil : answers.hostErrors[field]?.code }
+    mutating func dropHostError(_ field: Int) { answers.dropHostError(field) }
 
     mutating func storeValue(_ field: Int, _ value: FieldValue) { answers.values[field] = value }
 
@@ -194,6 +203,7 @@ extension Session: Derivation {
     /// depends on it is brought up to date, and a first responder that became hidden or disabled
     /// resigns (committing its draft).
     mutating func answerChanged(_ field: Int) {
+        if flow.fieldTraits[field].reveal == .change { answers.touched[field] = true }
         reevaluate(afterChangeOf: field)
         let editing = focusChain.field
         if editing >= 0, !(answers.fieldVisible[editing] && answers.fieldEnabled[editing]) {

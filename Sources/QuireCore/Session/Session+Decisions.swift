@@ -40,6 +40,9 @@ extension Session {
         /// Animate to `target` (a position, past an end for a wrapping move), which is visible
         /// page `index` once the draft commits.
         case move(target: Double, index: Int)
+        /// A forward move off a page with `apply`: the host applies flow page `page` first, and
+        /// the move happens once it has.
+        case applyFirst(page: Int, target: Double, index: Int)
     }
 
     /// Decides a programmatic move (a button, a key, an indicator tap, auto-advance), from the
@@ -69,8 +72,11 @@ extension Session {
         let target: Double
         let index: Int
         var gateEnd: Int? = nil
+        let noWayBack = !flow.pages[headingPage].back
         switch request {
         case .step(let direction):
+            // (No way back: a backward step is off, even one that would wrap or is at an end.)
+            if direction < 0 && noWayBack { return .ignore(.disabled) }
             guard count > 1 else { return .ignore(.atEnd) }
             let neighbour =
                 direction > 0
@@ -96,12 +102,17 @@ extension Session {
         }
         if case .step = request {
         } else {
+            if index < headingIndex && noWayBack { return .ignore(.disabled) }
             guard index != headingIndex else { return .ignore(.samePage) }
             if index > headingIndex { gateEnd = answers.page(atVisible: index) }
         }
         if let gateEnd, flow.paging.gate == .valid {
             let blockers = blockers(from: headingPage, to: gateEnd, in: answers)
             if !blockers.isEmpty { return .refuse(blockers) }
+        }
+        // A forward move off a page with `apply` waits for the host.
+        if gateEnd != nil && flow.pages[headingPage].apply != nil {
+            return .applyFirst(page: headingPage, target: target, index: index)
         }
         return .move(target: target, index: index)
     }
@@ -150,6 +161,8 @@ extension Session {
         let target = anchor.rounded() + Double(direction)
         let settings = answers.flow.paging
         if !settings.wrap && !(target >= 0 && target <= Double(count - 1)) { return .none }
+        // No way back: a backward drag rubber-bands as at an end.
+        if direction < 0 && !answers.flow.pages[answers.page(atVisible: Self.normalize(anchor, count: count))].back { return .none }
         if direction > 0 && settings.gate == .valid {
             let page = answers.page(atVisible: Self.normalize(anchor, count: count))
             if answers.pageHasErrors(page) { return .held }
@@ -171,6 +184,9 @@ extension Session {
     enum ReleaseDecision {
         /// Snap to `target` (a position), visible page `index` once the draft commits.
         case snap(target: Double, index: Int)
+        /// A forward release off a page with `apply` (flow page `page`): back to the page, and
+        /// the host applies it first.
+        case applyFirst(page: Int, target: Double, index: Int)
         /// A forward release on a page the gate holds: refused for these errors, then it springs
         /// back.
         case refuse([Blocker])
@@ -202,7 +218,10 @@ extension Session {
         }
         guard direction != 0 else { return .springBack }
         switch dragNeighbour(from: drag.anchor, direction) {
-        case .open(let position, let index): return .snap(target: position, index: index)
+        case .open(let position, let index):
+            let page = self.page(atVisible: normalize(drag.anchor))
+            if direction > 0 && flow.pages[page].apply != nil { return .applyFirst(page: page, target: position, index: index) }
+            return .snap(target: position, index: index)
         case .held: return .refuse(dragBlockers(from: drag.anchor))
         case .none: return .springBack
         }

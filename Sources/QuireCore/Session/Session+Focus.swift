@@ -35,7 +35,7 @@ extension Session {
             // A toggle never becomes first responder; it resigns whatever is, committing it.
             if focusChain.hasInput { resign(commit: true) }
             guard tapRefusal(field) == nil else { return }
-            answers.touched[field] = true
+            revealOnLeaving(field)
             let value = FieldValue.toggle(answers.values[field] != .toggle(true))
             setValue(field, value)
             emit(.valueChanged(field: id, value: definition.json(value)))
@@ -95,6 +95,12 @@ extension Session {
     /// Escape) — or unless the field has no value and nobody changed the draft while it was open
     /// and the resign is not `explicit` (`done`, Return): passing through a picker chooses nothing
     /// (CONTRACT §6.5). Text has no draft. The field's error is revealed from now on.
+    /// A field left (resigned, or a toggle tapped) shows its error from now on, unless its
+    /// errors show only on a refusal (`reveal: "submit"`, CONTRACT §6.2).
+    mutating func revealOnLeaving(_ field: Int) {
+        if flow.fieldTraits[field].reveal != .submit { answers.touched[field] = true }
+    }
+
     mutating func resign(commit: Bool, explicit: Bool = false, handingOff: Bool = false) {
         let field = focusChain.field
         guard field >= 0 else { return }
@@ -104,7 +110,7 @@ extension Session {
         // Text has no draft: only a picker's is read (moved out before the fields are cleared).
         let draft = isPicker ? focusChain.takeDraft() : .null
         focusChain.clear()
-        answers.touched[field] = true
+        revealOnLeaving(field)
         emit(.inputDismissed(field: id, committed: commit))
         if commit && isPicker && draft != answers.values[field] {
             setValue(field, draft)

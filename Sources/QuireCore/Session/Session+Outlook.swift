@@ -92,6 +92,9 @@ struct Outlook: Derivation, AnswerLookup {
     func isFieldEnabled(_ field: Int) -> Bool { fields[field]?.enabled ?? base.answers.fieldEnabled[field] }
     func isFieldRequired(_ field: Int) -> Bool { fields[field]?.required ?? base.answers.fieldRequired[field] }
     func error(_ field: Int) -> ValidationCode? { fields[field].map(\.error) ?? base.answers.fieldError[field] }
+    /// The draft's field drops its host error; other fields keep theirs.
+    func hostError(_ field: Int) -> ValidationCode? { answered?.field == field ? nil : base.hostError(field) }
+    mutating func dropHostError(_ field: Int) {}
     /// Drafts are picker values: text answers are the session's.
     func textLength(_ field: Int) -> Int { base.answers.textLengths[field] }
 

@@ -35,11 +35,13 @@ extension Session {
     public var buttons: Buttons { buttons(atIndex: currentIndex) }
 
     /// The buttons as they are on the visible page `index`.
+    /// While applying, every button is off.
     func buttons(atIndex index: Int) -> Buttons {
         let count = pageCount
         let wrap = flow.paging.wrap
+        if applying != nil { return Buttons(back: false, next: false, skip: false, finish: false) }
         return Buttons(
-            back: count > 1 && (wrap || index > 0),
+            back: count > 1 && (wrap || index > 0) && flow.pages[page(atVisible: index)].back,
             next: count > 1 && (wrap || index < count - 1),
             skip: index < count - 1,
             finish: index == count - 1)
@@ -63,6 +65,7 @@ extension Session {
         case .ignore(let reason): ignore(event, reason)
         case .refuse(let blockers): refuse(.gate, blockers)
         case .move(let target, let index): animate(to: target, index: index)
+        case .applyFirst(let page, let target, let index): beginApplying(page: page, index: index, target: target)
         }
     }
 
@@ -104,6 +107,7 @@ extension Session {
         paging.motion = nil
         paging.position = Double(final)
         if completed {
+            applyMessage = nil
             paging.turn(to: page(atVisible: final), index: final)
             paging.position = Double(currentIndex)
             paging.autoAdvance.elapsed = 0
@@ -140,7 +144,12 @@ extension Session {
     /// Advances the clock. Time is kept in whole microseconds, so frame times that add up to a
     /// duration complete it on that frame.
     mutating func tick(_ milliseconds: Double) {
-        var remaining = Self.microseconds(milliseconds)
+        advanceClock(tickWhileApplying(Self.microseconds(milliseconds)))
+    }
+
+    /// Runs the pager's animation and auto-advance for `microseconds`.
+    mutating func advanceClock(_ microseconds: Int64) {
+        var remaining = microseconds
         while remaining > 0 {
             if case .animating(var animation) = paging.motion {
                 let need = animationDuration - animation.elapsed
@@ -153,7 +162,7 @@ extension Session {
                     paging.position = animation.start + (animation.target - animation.start) * animationProgress
                     remaining = 0
                 }
-            } else if paging.motion == nil && paging.autoAdvance.active && !reducedMotion {
+            } else if paging.motion == nil && paging.autoAdvance.active && !reducedMotion && applying == nil {
                 let need = Self.microseconds(flow.paging.autoAdvanceMs) - paging.autoAdvance.elapsed
                 if remaining >= need {
                     remaining -= need
@@ -175,11 +184,11 @@ extension Session {
 
     /// `paging.autoAdvanceMs`: move on after a settled while, never past the gate or an end.
     mutating func autoAdvanceStep() {
-        guard case .move(let target, let index) = decideMove(.step(1)) else {
-            paging.autoAdvance.active = false
-            return
+        switch decideMove(.step(1)) {
+        case .move(let target, let index): animate(to: target, index: index)
+        case .applyFirst(let page, let target, let index): beginApplying(page: page, index: index, target: target)
+        default: paging.autoAdvance.active = false
         }
-        animate(to: target, index: index)
     }
 
     // MARK: Drags
@@ -275,6 +284,10 @@ extension Session {
         switch decideRelease(drag, velocity: vx) {
         case .snap(let target, let index):
             animate(to: target, index: index)
+        case .applyFirst(let page, let target, let index):
+            // Back to the page first, as at a gate; then the host is asked.
+            animate(to: drag.anchor, index: normalize(drag.anchor))
+            beginApplying(page: page, index: index, target: target)
         case .refuse(let blockers):
             refuse(.gate, blockers)
             animate(to: drag.anchor, index: normalize(drag.anchor))
@@ -322,6 +335,9 @@ extension Session {
         if focusChain.hasInput { resign(commit: true) }
         switch decideFinish() {
         case .complete:
+            if flow.pages[paging.currentPage].apply != nil {
+                return beginApplying(page: paging.currentPage, index: nil, target: Double(currentIndex))
+            }
             completion = Completion(outcome: .finished, values: resultValues(visibleOnly: true))
             emit(.completed(outcome: .finished))
         case .refuse(let page, let blockers):

@@ -72,6 +72,31 @@ extension Session {
         JSONWriter.write(snapshotAutoAdvance, style: .compact, indent: 0, into: &out)
         out.append(",\"completed\":")
         JSONWriter.write(stateValue("completed")!, style: .compact, indent: 0, into: &out)
+        // Applying (CONTRACT §6.1): written only when there is something to keep.
+        if let applying {
+            out.append(",\"applying\":")
+            let object: JSONValue = [
+                "page": .string(flow.pages[applying.page].id), "index": applying.index.map { .number(Double($0)) } ?? .null,
+                "target": .number(applying.target), "elapsedUs": .number(Double(applying.elapsed)),
+            ]
+            JSONWriter.write(object, style: .compact, indent: 0, into: &out)
+        }
+        if !answers.hostErrors.isEmpty {
+            out.append(",\"hostErrors\":")
+            var object = JSONObject()
+            for field in answers.hostErrors.keys.sorted() {
+                let error = answers.hostErrors[field]!
+                var entry = JSONObject()
+                entry.append("code", .string(error.code.rawValue))
+                if let message = error.message { entry.append("message", message.json) }
+                object.append(flow.fieldIDs[field], .object(entry))
+            }
+            JSONWriter.write(.object(object), style: .compact, indent: 0, into: &out)
+        }
+        if let applyMessage {
+            out.append(",\"applyMessage\":")
+            JSONWriter.write(applyMessage.json, style: .compact, indent: 0, into: &out)
+        }
         out.append(UInt8(ascii: "}"))
         return out.bytes
     }
@@ -138,7 +163,7 @@ extension Session {
 
     static let snapshotKeys = [
         "format", "flowID", "flow", "locale", "viewportWidth", "values", "touched", "page", "position", "motion",
-        "input", "autoAdvance", "completed",
+        "input", "autoAdvance", "completed", "applying", "hostErrors", "applyMessage",
     ]
 
     /// Restores the snapshot whose members are in `object` (`values` and `touched` stand for
@@ -234,10 +259,67 @@ extension Session {
                 document.error(path + "completed", "completed needs an outcome ('finished' or 'cancelled') and values")
             }
         }
+        session.restoreApplying(object, at: path, reader: &document)
         if !document.hasProblems, let problem = session.placeProblem {
             document.error(path + "position", problem)
         }
         return document.hasProblems ? nil : session
+    }
+
+    /// `applying`, `hostErrors` and `applyMessage` (CONTRACT §6.1): a restored session is still
+    /// applying, and keeps the host's errors until their fields change.
+    mutating func restoreApplying(_ object: JSONObject, at path: JSONPath, reader document: inout DocumentReader) {
+        if let errors = object["hostErrors"], let map = document.object(errors, at: path + "hostErrors", what: "hostErrors") {
+            for (id, entry) in map {
+                let at = path + "hostErrors" + id
+                guard let field = flow.fieldIndex(of: id) else {
+                    document.error(at, "'\(id)' is not a field of the flow")
+                    continue
+                }
+                guard let detail = document.object(entry, at: at, what: "a host error"),
+                    let code = detail["code"].flatMap({ document.string($0, at: at + "code", what: "code") })
+                else { continue }
+                guard Flow.isIdentifier(code) else {
+                    document.error(at + "code", "'\(code)' is not an error code (an id)")
+                    continue
+                }
+                var message: LocalizedText? = nil
+                if let text = detail["message"] {
+                    let read = ApplyFailure.displayText(text)
+                    if let problem = read.problem { document.error(at + "message", problem) }
+                    message = read.text
+                }
+                answers.setHostError(field, HostError(code: ValidationCode(host: code), message: message))
+                updateError(field)
+            }
+        }
+        if let text = object["applyMessage"] {
+            let read = ApplyFailure.displayText(text)
+            if let problem = read.problem { document.error(path + "applyMessage", problem) }
+            applyMessage = read.text
+        }
+        guard let value = object["applying"], value != .null,
+            let running = document.object(value, at: path + "applying", what: "applying")
+        else { return }
+        let at = path + "applying"
+        guard let id = running["page"].flatMap({ document.string($0, at: at + "page", what: "page") }) else {
+            return document.error(at, "applying needs 'page'")
+        }
+        guard let page = flow.pageIndex(of: id), flow.pages[page].apply != nil, answers.pageVisible[page] else {
+            return document.error(at + "page", "'\(id)' is not a visible page with 'apply'")
+        }
+        var index: Int? = nil
+        if let given = running["index"], given != .null {
+            guard let number = document.integer(given, at: at + "index", what: "index", in: 0...max(0, pageCount - 1)) else { return }
+            index = number
+        }
+        guard let target = running["target"].flatMap({ document.number($0, at: at + "target", what: "target", in: -1e6...1e6) }),
+            let elapsed = running["elapsedUs"].flatMap({
+                document.integer($0, at: at + "elapsedUs", what: "elapsedUs", in: 0...Self.maxElapsed)
+            })
+        else { return document.error(at, "applying needs 'target' and 'elapsedUs'") }
+        let timeout = Int64(flow.pages[page].apply?.timeoutMs ?? 0) * 1000
+        applying = Applying(page: page, index: index, target: target, timeout: timeout, elapsed: Int64(elapsed))
     }
 
     /// Why a restored session is not somewhere its pages can be (a hand-edited snapshot), or nil.

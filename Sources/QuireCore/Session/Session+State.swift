@@ -5,7 +5,7 @@ extension Session {
     /// The state's top-level keys, in the order they are written: the one list `expect`, the
     /// docs and the fronts read.
     public enum StateKey: String, Sendable, Hashable, CaseIterable {
-        case page, position, transition, indicator, focus, input, values, errors, buttons, completed
+        case page, position, transition, indicator, focus, input, values, errors, buttons, completed, applying
     }
 
     public static let stateKeys = StateKey.allCases.map(\.rawValue)
@@ -64,6 +64,13 @@ extension Session {
         case .completed:
             guard let completion else { return .null }
             return ["outcome": .string(completion.outcome.rawValue), "values": .object(completion.values)]
+        case .applying:
+            guard let applying else { return .null }
+            return [
+                "page": .string(flow.pages[applying.page].id),
+                "to": applying.index.map { .number(Double($0)) } ?? .string("finish"),
+                "elapsedMs": .number(applying.elapsedMs),
+            ]
         }
     }
 

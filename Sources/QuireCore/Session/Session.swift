@@ -21,6 +21,11 @@ public struct Session: Sendable, Equatable {
     /// The first responder and its input view.
     var focusChain = FocusChain()
     var completion: Completion?
+    /// The apply in progress (CONTRACT §6.1), if any.
+    var applying: Applying?
+    /// The page message of the last failed apply, shown in the notice until the next apply or
+    /// page change.
+    public internal(set) var applyMessage: LocalizedText?
 
     // Scratch space reused across events, empty between events and not part of the session's
     // value: each type compares equal whatever it holds.
@@ -89,7 +94,8 @@ public struct Session: Sendable, Equatable {
 
     mutating func dispatch(_ event: Event) {
         if case .some = completion { return ignore(event, .completed) }
-        if !event.isClock { paging.autoAdvance.active = false }
+        if applying != nil { return dispatchWhileApplying(event) }
+        if !event.isClock && !event.isHostAnswer { paging.autoAdvance.active = false }
         switch event {
         case .tap(let target):
             tap(target, event)
@@ -116,6 +122,7 @@ public struct Session: Sendable, Equatable {
         case .swipePage(let forward): swipePage(forward: forward, event)
         case .tick(let ms): tick(ms)
         case .settle: settle()
+        case .applied, .applyFailed: ignore(event, .notApplying)
         }
     }
 

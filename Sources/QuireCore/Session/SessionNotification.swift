@@ -11,11 +11,16 @@ public enum SessionNotification: Sendable, Hashable {
     case refused(reason: Refusal, errors: [FieldError])
     case ignored(event: String, target: String?, reason: IgnoreReason)
     case completed(outcome: Outcome)
+    /// The session asks its host to apply a page's answers (CONTRACT §6.1): `values` as a
+    /// `finished` result holds them (the visible fields of the flow).
+    case applyRequested(page: String, values: JSONObject)
+    /// The apply in progress ended: applied, failed, cancelled or timed out.
+    case applyFinished(page: String, outcome: ApplyOutcome)
 
     /// The kinds of notification: the one list the session, the harness and the docs read.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case pageWillChange, pageDidChange, focusChanged, inputPresented, inputDismissed, valueChanged, draftChanged,
-            refused, ignored, completed
+            refused, ignored, completed, applyRequested, applyFinished
 
         /// The keys of this kind's payload, in the order they are written.
         public var payloadKeys: [String] {
@@ -30,6 +35,8 @@ public enum SessionNotification: Sendable, Hashable {
             case .refused: ["reason", "errors"]
             case .ignored: ["event", "target", "reason"]
             case .completed: ["outcome"]
+            case .applyRequested: ["page", "values"]
+            case .applyFinished: ["page", "outcome"]
             }
         }
 
@@ -55,6 +62,8 @@ public enum SessionNotification: Sendable, Hashable {
         case .refused: .refused
         case .ignored: .ignored
         case .completed: .completed
+        case .applyRequested: .applyRequested
+        case .applyFinished: .applyFinished
         }
     }
 
@@ -92,6 +101,10 @@ public enum SessionNotification: Sendable, Hashable {
             payload = .object(object)
         case .completed(let outcome):
             payload = ["outcome": .string(outcome.rawValue)]
+        case .applyRequested(let page, let values):
+            payload = ["page": .string(page), "values": .object(values)]
+        case .applyFinished(let page, let outcome):
+            payload = ["page": .string(page), "outcome": .string(outcome.rawValue)]
         }
         return [name: payload]
     }
@@ -105,9 +118,39 @@ public enum Outcome: String, Sendable, Hashable {
     case finished, cancelled
 }
 
+/// How an apply ended (`applyFinished`).
+public enum ApplyOutcome: String, Sendable, Hashable, CaseIterable {
+    case applied, failed, cancelled, timedOut
+}
+
 /// A validation error code (CONTRACT §2 "Validation").
-public enum ValidationCode: String, Sendable, Hashable, CaseIterable {
-    case required, minLength, maxLength, min, max
+///
+/// The session's own codes are the five below; a host's failed apply (CONTRACT §6.1) may put its
+/// own codes, any id such as `taken`, on fields.
+public struct ValidationCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// One of the session's own codes; nil for any other name.
+    public init?(rawValue: String) {
+        guard let known = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = known
+    }
+
+    /// A host's code (an id): the session's own code of that name, if it is one.
+    public init(host name: String) { rawValue = name }
+
+    private init(_ name: StaticString) { rawValue = "\(name)" }
+
+    public static let required = ValidationCode("required")
+    public static let minLength = ValidationCode("minLength")
+    public static let maxLength = ValidationCode("maxLength")
+    public static let min = ValidationCode("min")
+    public static let max = ValidationCode("max")
+
+    /// The session's own codes.
+    public static let allCases: [ValidationCode] = [.required, .minLength, .maxLength, .min, .max]
+
+    public var description: String { rawValue }
 }
 
 public struct FieldError: Sendable, Hashable {
@@ -123,12 +166,18 @@ public enum Refusal: String, Sendable, Hashable, CaseIterable {
     case finish
     /// Typing would make the text longer than `maxLength`.
     case maxLength
+    /// The host did not accept the page's answers, or did not answer in time (CONTRACT §6.1).
+    case apply
 }
 
 /// Why an event did not apply (it changed nothing).
 public enum IgnoreReason: String, Sendable, Hashable, CaseIterable {
     /// The session has completed.
     case completed
+    /// The page is being applied: everything but Cancel, Escape and the clock waits.
+    case applying
+    /// An `applied` or `applyFailed` that answers no apply in progress.
+    case notApplying
     /// The event needs a first responder and nothing is focused.
     case noFirstResponder
     /// A tap named a field the flow does not have.
@@ -202,7 +251,7 @@ extension IgnoreReason {
     public var tier: Tier {
         switch self {
         case .completed: .completed
-        case .dragInProgress, .transitionInProgress, .swipeDisabled, .noDrag, .noFirstResponder, .noDurationPicker,
+        case .applying, .notApplying, .dragInProgress, .transitionInProgress, .swipeDisabled, .noDrag, .noFirstResponder, .noDurationPicker,
             .noChoiceList, .notTextInput, .firstResponderActive:
             .activity
         case .unknownField, .noSuchPage, .indicatorHidden, .noSuchWheel, .unknownOption, .notInAccessory, .notAButton,

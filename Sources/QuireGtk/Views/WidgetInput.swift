@@ -104,6 +104,9 @@ extension WalkthroughView {
             return true
         case .tick, .settle:
             return false
+        case .applied, .applyFailed:
+            // The host's answers: no widget gives them; they go to the session as they are.
+            return false
         }
     }
 
