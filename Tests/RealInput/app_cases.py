@@ -410,3 +410,34 @@ def ctrl_w_closes(t):
     quit_app(t, "ctrl+w", lambda _t: "Ctrl+W did not close the main window (the app still runs 10 s later)")
     t.start(DEMO, record=False)
     t.wait(lambda s: s.main_window(), "the main window at the next launch (the settings kept)")
+
+
+# ---------------------------------------------------------------- issue 37: the last page applies
+
+def config_folder(t):
+    """The XDG config folder of the case's app (its settings are there)."""
+    return os.path.join(t.desktop.dir, "xdg", t.folder.replace("/", "_"), "config", "quire")
+
+
+@case("app/finish-applies", timeout=60)
+def finish_applies(t):
+    """Finish on the demo's last page saves the settings in the background (GIO) before the
+    walkthrough completes. A save that fails (here a folder where the settings file goes: root
+    writes into a read-only folder, a user would not) keeps the walkthrough on the page with the
+    reason in the notice and Finish usable again; once the save can work, Finish completes."""
+    t.start(DEMO)
+    goto(t, 5)
+    blocker = os.path.join(config_folder(t), "focus-onboarding.settings.json")
+    os.makedirs(blocker, exist_ok=True)
+    click_chrome(t, "Finish")
+    snap = t.wait(lambda s: s.find(None, match=r"^Your settings could not be saved"),
+                  "the notice to say the settings could not be saved", timeout=6)
+    t.expect(not snap.main_window(), "a failed save completed the walkthrough")
+    t.wait(lambda s: s.find("push button", "Finish", enabled=True), "Finish usable again after the failed save")
+    os.rmdir(blocker)
+    click_chrome(t, "Finish")
+    expect_completed(t, timeout=6)
+    with open(blocker, encoding="utf-8") as f:
+        saved = json.load(f)
+    t.expect(saved.get("outcome") == "finished" and (saved.get("values") or {}).get("userName") == "Ada",
+             f"the settings saved by the apply: {saved}")

@@ -106,12 +106,31 @@ final class AppStorage {
 
     @discardableResult
     func saveSettings(outcome: Outcome, values: JSONObject) -> String? {
+        write(settingsText(outcome: outcome, values: values), to: settingsPath, folder: configFolder)
+    }
+
+    /// The settings file's text.
+    func settingsText(outcome: Outcome, values: JSONObject) -> String {
         var object = JSONObject()
         object.append("format", "quire.settings/1")
         object.append("flow", .string(flowID))
         object.append("outcome", .string(outcome.rawValue))
         object.append("values", .object(values))
-        return write(JSONWriter.string(.object(object), style: .pretty) + "\n", to: settingsPath, folder: configFolder)
+        return JSONWriter.string(.object(object), style: .pretty) + "\n"
+    }
+
+    /// Saves the settings in the background (GIO): `done` gets nil or what went wrong. The
+    /// demo flow's last page applies its answers so (docs/app.md, "Saving the settings").
+    func saveSettingsInBackground(values: JSONObject, done: @escaping @MainActor (String?) -> Void) -> FileWrite? {
+        if untouchable.contains(settingsPath) {
+            done("\(settingsPath) is set aside for this run")
+            return nil
+        }
+        guard g_mkdir_with_parents(configFolder, 0o700) == 0 else {
+            done("cannot create the folder \(configFolder): \(String(cString: strerror(errno)))")
+            return nil
+        }
+        return FileWrite(path: settingsPath, contents: Array(settingsText(outcome: .finished, values: values).utf8), done: done)
     }
 
     // MARK: The focus timer

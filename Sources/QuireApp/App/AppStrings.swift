@@ -44,6 +44,10 @@ struct AppStrings {
     var noPreferences: String { tr("There are no settings to change here.") }
     var otherSettingsHint: String { tr("To change the other settings, run the walkthrough again.") }
     var cannotSaveSettings: String { tr("Cannot save the settings") }
+    /// A failed save of the last page's apply: the page message (the notice).
+    func settingsNotSaved(_ problem: String) -> LocalizedText {
+        LocalizedText(tr("Your settings could not be saved: {problem}", ["problem": problem]))
+    }
     var cannotSaveWalkthrough: String { tr("Cannot save the walkthrough in progress") }
 
     // The primary menu and the About dialog.

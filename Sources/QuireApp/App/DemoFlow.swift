@@ -65,6 +65,7 @@ public enum DemoFlow {
             {
               "id": "finish",
               "title": {"en": "All set", "ja": "準備完了"},
+              "apply": {"label": {"en": "Saving your settings…", "ja": "設定を保存しています…"}, "timeoutMs": 10000},
               "body": {"en": "You can change the focus time and the reminder time any time in Preferences. To change the rest, run the walkthrough again.", "ja": "集中時間とリマインドまでの時間は、いつでも設定で変更できます。ほかの項目は、ウォークスルーをもう一度実行して変更します。"}
             }
           ]

@@ -300,9 +300,10 @@ public final class QuireApplication {
         }
         self.recorder = recorder
         recordedSession = session
-        host.onEvent = { [weak self, weak host] event, _ in
+        host.onEvent = { [weak self, weak host] event, emitted in
             guard let self, let host else { return }
             self.eventsHeard += 1
+            self.hostWork(emitted, host: host)
             if let recorder {
                 recorder.record(event, in: host.session)
                 self.recordedSession = host.session
@@ -328,6 +329,8 @@ public final class QuireApplication {
             }
         }
         walkthrough = view
+        // A walkthrough resumed while its last page was being applied: the work starts again.
+        if let page = session.applyingPageID { startApply(page: page, values: session.visibleValues, host: host) }
         // What the file holds now: this session (resumed), or nothing, which resumes the same as a
         // fresh walkthrough.
         savedPoint = session.resumePoint
@@ -478,7 +481,7 @@ public final class QuireApplication {
         var values = completion.values
         if completion.outcome == .finished {
             settingsOutcome = .finished
-            if let problem = storage.saveSettings(outcome: .finished, values: values) {
+            if !settingsApplied, let problem = storage.saveSettings(outcome: .finished, values: values) {
                 settingsNotSaved(problem)
             }
         } else if let previous = storage.settings() {
@@ -496,6 +499,46 @@ public final class QuireApplication {
         showMain(values)
         walkthrough = nil
         _ = done
+    }
+
+    // MARK: Applying (the demo's last page saves the settings)
+
+    /// The write of an apply in progress.
+    private var applyWrite: FileWrite?
+    /// The settings were written by the last page's apply: completion need not write them again.
+    private var settingsApplied = false
+
+    /// The host's side of `apply` (docs/session-semantics.md, "Applying a page"): asked, it
+    /// saves the settings in the background and answers `applied`, or `applyFailed` with what
+    /// went wrong; told the apply stopped (Cancel, a timeout), it drops the write.
+    private func hostWork(_ emitted: [SessionNotification], host: SessionHost) {
+        for notification in emitted {
+            switch notification {
+            case .applyRequested(let page, let values):
+                startApply(page: page, values: values, host: host)
+            case .applyFinished(_, .cancelled), .applyFinished(_, .timedOut):
+                applyWrite?.cancel()
+                applyWrite = nil
+            default:
+                break
+            }
+        }
+    }
+
+    private func startApply(page: String, values: JSONObject, host: SessionHost) {
+        applyWrite?.cancel()
+        settingsApplied = false
+        applyWrite = storage.saveSettingsInBackground(values: values) { [weak self, weak host] problem in
+            guard let self, let host else { return }
+            self.applyWrite = nil
+            if let problem {
+                printError("quire run: cannot save the settings to \(self.storage.settingsPath): \(problem)")
+                host.send(.applyFailed(ApplyFailure(page: page, message: self.strings.settingsNotSaved(problem))))
+            } else {
+                self.settingsApplied = true
+                host.send(.applied(page: page))
+            }
+        }
     }
 
     /// What a walkthrough left as it started holds: each field's default (the values a fresh

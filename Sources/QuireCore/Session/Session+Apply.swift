@@ -48,6 +48,11 @@ extension Session {
     /// The id of the page being applied, if any.
     public var applyingPageID: String? { applying.map { flow.pages[$0.page].id } }
 
+    /// The values an apply hands its host (`applyRequested`'s `values`): the visible fields',
+    /// as a `finished` result holds them. A front that restores a session still applying starts
+    /// the host's work again with these.
+    public var visibleValues: JSONObject { resultValues(visibleOnly: true) }
+
     /// The label of the apply in progress, in the session's language (what a front shows beside
     /// its spinner).
     public var applyLabel: String? { applying.flatMap { flow.pages[$0.page].apply?.label.resolve(locale) } }

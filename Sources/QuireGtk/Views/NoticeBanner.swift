@@ -50,18 +50,32 @@ final class NoticeBanner: SessionView {
         }
     }
 
+    /// A failed apply's page message (`Session.applyMessage`) shown now, without an action.
+    private(set) var applyMessage: String?
+
     func render(_ session: Session, _ notifications: [SessionNotification]) {
         let next = session.refusalNotice(after: host?.lastEvent, emitted: notifications, previous: notice)
-        guard next != notice else { return }
+        let message = next == nil ? session.applyMessage?.resolve(session.locale) : nil
+        guard next != notice || message != applyMessage else { return }
         notice = next
-        guard let next else {
+        applyMessage = message
+        if let next {
+            show(next.message, action: next.actionTitle)
+        } else if let message {
+            show(message, action: nil)
+        } else {
             revealer.revealed = false
-            return
         }
-        label.text = next.message
-        button.label = next.actionTitle
-        button.setAccessibleLabel(next.actionTitle)
-        box.setAccessibleLabel(next.message)
+    }
+
+    private func show(_ message: String, action: String?) {
+        label.text = message
+        button.isVisible = action != nil
+        if let action {
+            button.label = action
+            button.setAccessibleLabel(action)
+        }
+        box.setAccessibleLabel(message)
         revealer.isVisible = true
         revealer.revealed = true
     }

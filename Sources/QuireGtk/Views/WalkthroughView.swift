@@ -22,6 +22,8 @@ public final class WalkthroughView: SessionView {
     let input: InputPanelView
     /// The refusal notice under Cancel's row (or the header bar), above the pages.
     let banner: NoticeBanner
+    /// The spinner and label while the host applies a page; the pages insensitive meanwhile.
+    let applying: ApplyingView
     /// The header bar Cancel sits in (the app's window), nil where it has its own row (embedded).
     private var cancelHeader: Widget?
     /// How Cancel goes into that header bar and out of it (GtkHeaderBar's calls, or the app's).
@@ -58,10 +60,12 @@ public final class WalkthroughView: SessionView {
         chrome = ChromeView(host: host)
         input = InputPanelView(host: host)
         banner = NoticeBanner(host: host)
+        applying = ApplyingView(pages: pager.root)
         root.addCSSClass("quire-walkthrough")
         root.setAccessibleLabel(host.session.chrome.title ?? host.session.flow.id)
         column.append(chrome.top)
         column.append(banner.revealer)
+        column.append(applying.revealer)
         column.append(pager.root, .fill)
         inset.setChild(insetSpace)
         inset.canTarget = false
@@ -98,6 +102,7 @@ public final class WalkthroughView: SessionView {
         host.attach(chrome)
         host.attach(input)
         host.attach(banner)
+        host.attach(applying)
         host.attach(self)
     }
 
