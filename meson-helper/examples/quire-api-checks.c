@@ -449,6 +449,105 @@ test_session_signals_and_properties (void)
   g_assert_finalize_object (session);
 }
 
+typedef struct
+{
+  int requests;
+  char *page;
+  GCancellable *cancellable;
+  char *userName;
+} ApplySeen;
+
+static void
+on_apply_requested (QuireSession *session, const char *page, JsonNode *values, GCancellable *cancellable,
+                    gpointer user_data)
+{
+  ApplySeen *seen = user_data;
+
+  (void) session;
+  seen->requests++;
+  g_free (seen->page);
+  seen->page = g_strdup (page);
+  g_clear_object (&seen->cancellable);
+  seen->cancellable = g_object_ref (cancellable);
+  g_free (seen->userName);
+  seen->userName = g_strdup (json_object_get_string_member (json_node_get_object (values), "userName"));
+}
+
+static JsonNode *
+state_member (QuireSession *session, const char *name)
+{
+  g_autoptr (JsonNode) state = quire_session_get_state (session);
+  return json_node_copy (json_object_get_member (json_node_get_object (state), name));
+}
+
+/* Issue 37: the demo's last page applies. apply-requested hands the page, the values and a
+ * cancellable; Cancel stops the apply and cancels it; apply_finish with errors keeps the page
+ * with the host's code on the field; with none, the session finishes. */
+static void
+test_session_apply (void)
+{
+  QuireSession *session = demo_session ();
+  ApplySeen seen = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) applying = NULL;
+  g_autoptr (JsonNode) errors = NULL;
+
+  g_signal_connect (session, "apply-requested", G_CALLBACK (on_apply_requested), &seen);
+  g_assert_true (quire_session_set_starting_values (session, "{\"userName\": \"Aki\"}", NULL));
+  g_assert_false (quire_session_apply_cancel (session));
+  g_assert_true (quire_session_send (session, "{\"tap\": \"indicator:4\"}", NULL));
+  g_assert_true (quire_session_send (session, "{\"settle\": true}", NULL));
+  g_assert_cmpstr (quire_session_get_page_id (session), ==, "finish");
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:finish\"}", NULL));
+  g_assert_cmpint (seen.requests, ==, 1);
+  g_assert_cmpstr (seen.page, ==, "finish");
+  g_assert_cmpstr (seen.userName, ==, "Aki");
+  g_assert_false (g_cancellable_is_cancelled (seen.cancellable));
+  applying = state_member (session, "applying");
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (applying));
+  g_assert_false (quire_session_get_completed (session));
+
+  /* The user stops it: the cancellable is cancelled, the session stays. */
+  g_assert_true (quire_session_apply_cancel (session));
+  g_assert_true (g_cancellable_is_cancelled (seen.cancellable));
+  g_assert_false (quire_session_get_completed (session));
+  g_assert_false (quire_session_apply_cancel (session));
+
+  /* Bad errors JSON is the caller's error. */
+  g_assert_false (quire_session_apply_finish (session, "finish", "[1]", NULL, &error));
+  g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_EVENT);
+  g_clear_error (&error);
+
+  /* Again; the host refuses, with its own code on a field of the page (this one has none: a
+   * field elsewhere is ignored, and the apply goes on) and a page message. */
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:finish\"}", NULL));
+  g_assert_cmpint (seen.requests, ==, 2);
+  g_assert_true (quire_session_apply_finish (session, "finish", "{\"userName\": \"taken\"}", NULL, NULL));
+  g_clear_pointer (&applying, json_node_unref);
+  applying = state_member (session, "applying");
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (applying));
+  g_assert_true (quire_session_apply_finish (session, "finish", NULL, "The disk is full.", NULL));
+  g_clear_pointer (&applying, json_node_unref);
+  applying = state_member (session, "applying");
+  g_assert_true (JSON_NODE_HOLDS_NULL (applying));
+  g_assert_false (quire_session_get_completed (session));
+
+  /* Accepted: the session finishes, once. */
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:finish\"}", NULL));
+  g_assert_true (quire_session_apply_finish (session, "finish", NULL, NULL, NULL));
+  g_assert_true (quire_session_get_completed (session));
+  g_assert_cmpstr (quire_session_get_outcome (session), ==, "finished");
+  g_assert_true (quire_session_apply_finish (session, "finish", NULL, NULL, NULL));
+  g_assert_cmpstr (quire_session_get_outcome (session), ==, "finished");
+  errors = state_member (session, "errors");
+  g_assert_cmpint (json_object_get_size (json_node_get_object (errors)), ==, 0);
+
+  g_assert_finalize_object (session);
+  g_free (seen.page);
+  g_free (seen.userName);
+  g_clear_object (&seen.cancellable);
+}
+
 static void
 free_counter (gpointer data, GClosure *closure)
 {
@@ -849,6 +948,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/snapshot-round-trip", test_engine_snapshot_round_trip);
   g_test_add_func ("/session/errors", test_session_errors);
   g_test_add_func ("/session/signals-and-properties", test_session_signals_and_properties);
+  g_test_add_func ("/session/apply", test_session_apply);
   g_test_add_func ("/session/freed-while-observed", test_session_freed_while_observed);
   g_test_add_func ("/session/json-nodes-and-restore", test_session_json_nodes_and_restore);
   g_test_add_func ("/session/construct-properties", test_session_construct_properties);

@@ -116,9 +116,25 @@ def answer_toggle(session, shown):
 ANSWER = {"text": answer_text, "choice": answer_choice, "duration": answer_duration, "toggle": answer_toggle}
 
 
+def fake_server(session, page, values, cancellable, loop):
+    """A page with `apply`: a fake server (a GLib timeout of 300 ms) accepts the answers unless the
+    apply was stopped first (the cancellable). A real host would save or check `values` here."""
+    print(f"  (page {page}: sending {len(node(values))} answers…)")
+
+    def answer():
+        if not cancellable.is_cancelled():
+            session.apply_finish(page, None, None)
+        loop.quit()
+        return GLib.SOURCE_REMOVE
+
+    GLib.timeout_add(300, answer)
+
+
 def run_flow(path, locale):
     session = Quire.Session.new_from_file(path)
     session.props.locale = locale
+    loop = GLib.MainLoop()
+    session.connect("apply-requested", fake_server, loop)
     session.connect("notification::refused", lambda _s, _name, payload: print(
         "  (not yet: " + ", ".join(f"{f} {e}" for f, e in node(payload)["errors"].items()) + ")"))
     while not session.props.completed:
@@ -142,6 +158,9 @@ def run_flow(path, locale):
             break
         buttons = {b["button"]: b["enabled"] for b in chrome(session)["buttons"]}
         send(session, {"tap": "button:finish" if buttons["finish"] else "button:next"})
+        # While the host applies the page, the main loop runs until it answers.
+        if state(session)["applying"] is not None:
+            loop.run()
         send(session, {"settle": True})
     print(json.dumps(node(session.get_result()), ensure_ascii=False))
 

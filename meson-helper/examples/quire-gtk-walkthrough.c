@@ -40,6 +40,53 @@ print_state (App *app)
   fflush (stdout);
 }
 
+/* A page with `apply`: a fake server (a GLib timeout of 400 ms) accepts the answers, unless the
+ * user stops the apply first (the cancellable). The view shows the spinner and Cancel meanwhile.
+ * A real host would save or check the values here, asynchronously. */
+typedef struct
+{
+  QuireSession *session;
+  char *page;
+  GCancellable *cancellable;
+} Apply;
+
+static void
+apply_free (gpointer data)
+{
+  Apply *apply = data;
+
+  g_object_unref (apply->session);
+  g_object_unref (apply->cancellable);
+  g_free (apply->page);
+  g_free (apply);
+}
+
+static gboolean
+on_server_answer (gpointer data)
+{
+  Apply *apply = data;
+  g_autoptr (GError) error = NULL;
+
+  if (!g_cancellable_is_cancelled (apply->cancellable)
+      && !quire_session_apply_finish (apply->session, apply->page, NULL, NULL, &error))
+    g_printerr ("apply: %s\n", error->message);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_apply_requested (QuireSession *session, const char *page, JsonNode *values, GCancellable *cancellable,
+                    gpointer user_data)
+{
+  Apply *apply = g_new0 (Apply, 1);
+
+  (void) values;
+  (void) user_data;
+  apply->session = g_object_ref (session);
+  apply->page = g_strdup (page);
+  apply->cancellable = g_object_ref (cancellable);
+  g_timeout_add_full (G_PRIORITY_DEFAULT, 400, on_server_answer, apply, apply_free);
+}
+
 /* The app's own observer: the view sent the events, the session tells the app. */
 static void
 on_completed (QuireSession *session, const char *name, JsonNode *payload, gpointer user_data)
@@ -311,6 +358,7 @@ main (int argc, char **argv)
       else
         {
           g_signal_connect (app.session, "notification::completed", G_CALLBACK (on_completed), &app);
+          g_signal_connect (app.session, "apply-requested", G_CALLBACK (on_apply_requested), NULL);
           open_window (&app, 800);
           show_session (&app);
           g_unix_signal_add (SIGTERM, on_terminate, &app);

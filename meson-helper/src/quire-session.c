@@ -94,6 +94,10 @@ struct _QuireSession
   char *starting_values;
   /* The thread the session was created on: calls from any other are refused. */
   GThread *owner;
+  /* The page being applied (the last applyRequested), and the cancellable handed to the host
+   * for it: cancelled when the user stops the apply or it times out. */
+  char *apply_page;
+  GCancellable *apply_cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (QuireSession, quire_session, G_TYPE_OBJECT)
@@ -120,6 +124,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   SIGNAL_NOTIFICATION,
+  SIGNAL_APPLY_REQUESTED,
   N_SIGNALS
 };
 
@@ -192,6 +197,30 @@ on_engine_notification (QuireEngine *engine, const char *notification_json, void
   refresh (self);
   g_signal_emit (self, signals[SIGNAL_NOTIFICATION], g_quark_from_string (name), name,
                  json_object_get_member (object, name));
+  if (g_str_equal (name, "applyRequested"))
+    {
+      JsonObject *payload = json_object_get_object_member (object, name);
+      const char *page = json_object_get_string_member (payload, "page");
+
+      g_clear_pointer (&self->apply_page, g_free);
+      g_clear_object (&self->apply_cancellable);
+      self->apply_page = g_strdup (page);
+      self->apply_cancellable = g_cancellable_new ();
+      g_signal_emit (self, signals[SIGNAL_APPLY_REQUESTED], 0, page,
+                     json_object_get_member (payload, "values"), self->apply_cancellable);
+    }
+  else if (g_str_equal (name, "applyFinished"))
+    {
+      JsonObject *payload = json_object_get_object_member (object, name);
+      const char *outcome = json_object_get_string_member (payload, "outcome");
+
+      /* The user stopped it, or it timed out: the host must drop the work. */
+      if (self->apply_cancellable != NULL
+          && (g_str_equal (outcome, "cancelled") || g_str_equal (outcome, "timedOut")))
+        g_cancellable_cancel (self->apply_cancellable);
+      g_clear_pointer (&self->apply_page, g_free);
+      g_clear_object (&self->apply_cancellable);
+    }
 }
 
 /* Re-reads what the properties show; notifies those that changed. */
@@ -359,6 +388,10 @@ quire_session_finalize (GObject *object)
   g_free (self->focus);
   g_free (self->outcome);
   g_free (self->locale);
+  g_free (self->apply_page);
+  if (self->apply_cancellable != NULL)
+    g_cancellable_cancel (self->apply_cancellable);
+  g_clear_object (&self->apply_cancellable);
   G_OBJECT_CLASS (quire_session_parent_class)->finalize (object);
 }
 
@@ -614,6 +647,27 @@ quire_session_class_init (QuireSessionClass *klass)
     g_signal_new ("notification", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 2,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE, JSON_TYPE_NODE);
+
+  /**
+   * QuireSession::apply-requested:
+   * @session: the session
+   * @page: the id of the page to apply
+   * @values: the answers to apply: the visible fields' values, as a finished result holds them
+   * @cancellable: cancelled when the user stops the apply (Cancel, Escape) or it times out:
+   *   the host must then drop the work; answering after that is ignored
+   *
+   * Emitted after the `applyRequested` notification: a forward move off a page with `apply`
+   * waits until the host accepts the page's answers. Do the work (asynchronously: the session
+   * and the view stay responsive, and Cancel works meanwhile), then answer with
+   * [method@Quire.Session.apply_finish]. A session restored while applying emits no second
+   * request: read `applying` in its state and start the work again.
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_APPLY_REQUESTED] =
+    g_signal_new ("apply-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 3,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE, JSON_TYPE_NODE, G_TYPE_CANCELLABLE);
 }
 
 static void
@@ -818,6 +872,110 @@ quire_session_send_node (QuireSession *self, JsonNode *event, GError **error)
   if (text == NULL)
     return FALSE;
   return quire_session_send (self, text, error);
+}
+
+/**
+ * quire_session_apply_finish:
+ * @self: a #QuireSession
+ * @page: the id of the page that was applied (as [signal@Quire.Session::apply-requested] gave it)
+ * @errors_json: (nullable): %NULL when the page was applied; else the host's errors on the page's
+ *   fields as a JSON object, `{"userName": "taken"}` or `{"userName": {"code": "taken",
+ *   "message": "That name is taken"}}` (codes are ids of the host's choosing)
+ * @message: (nullable): a message for the page when it was not applied
+ * @error: return location for a #GError, or %NULL
+ *
+ * The host's answer to an apply: with @errors_json and @message %NULL, the page was applied and
+ * the move it waited for happens (or the session finishes); otherwise it was not, the session
+ * stays on the page, and the errors show on their fields. Sends the `applied` or `applyFailed`
+ * event. An answer to no apply in progress (stopped, timed out, another page's) changes nothing:
+ * the session emits `ignored` with reason `notApplying`.
+ *
+ * Returns: %TRUE when the answer was sent; %FALSE with @error set (%QUIRE_ERROR_INVALID_EVENT:
+ *   @errors_json is not a JSON object of field ids to codes, or @page is not an id)
+ *
+ * Since: 0.1
+ */
+gboolean
+quire_session_apply_finish (QuireSession *self, const char *page, const char *errors_json, const char *message,
+                            GError **error)
+{
+  g_autoptr (JsonBuilder) builder = NULL;
+  g_autoptr (JsonNode) event = NULL;
+  g_autoptr (JsonNode) errors = NULL;
+
+  g_return_val_if_fail (quire_session_has_flow (self), FALSE);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), FALSE);
+  g_return_val_if_fail (page != NULL, FALSE);
+  if (errors_json != NULL)
+    {
+      g_autoptr (GError) parse_error = NULL;
+
+      errors = json_from_string (errors_json, &parse_error);
+      if (errors == NULL || !JSON_NODE_HOLDS_OBJECT (errors))
+        {
+          g_set_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_EVENT,
+                       "quire_session_apply_finish: errors_json must be a JSON object of field ids to codes%s%s",
+                       parse_error != NULL ? ": " : "", parse_error != NULL ? parse_error->message : "");
+          return FALSE;
+        }
+    }
+  builder = json_builder_new ();
+  json_builder_begin_object (builder);
+  if (errors == NULL && message == NULL)
+    {
+      json_builder_set_member_name (builder, "applied");
+      json_builder_add_string_value (builder, page);
+    }
+  else
+    {
+      json_builder_set_member_name (builder, "applyFailed");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "page");
+      json_builder_add_string_value (builder, page);
+      if (errors != NULL)
+        {
+          json_builder_set_member_name (builder, "errors");
+          json_builder_add_value (builder, g_steal_pointer (&errors));
+        }
+      if (message != NULL)
+        {
+          json_builder_set_member_name (builder, "message");
+          json_builder_add_string_value (builder, message);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_object (builder);
+  event = json_builder_get_root (builder);
+  return quire_session_send_node (self, event, error);
+}
+
+/**
+ * quire_session_apply_cancel:
+ * @self: a #QuireSession
+ *
+ * Stops the apply in progress from the host's side, as the user's Cancel would: the session
+ * emits `applyFinished` with outcome `cancelled` and stays on the page, and the apply's
+ * cancellable is cancelled. Nothing happens when no apply is in progress (the session is not
+ * cancelled).
+ *
+ * Returns: %TRUE when an apply was stopped
+ *
+ * Since: 0.1
+ */
+gboolean
+quire_session_apply_cancel (QuireSession *self)
+{
+  g_autoptr (JsonNode) state = NULL;
+  JsonNode *applying;
+
+  g_return_val_if_fail (quire_session_has_flow (self), FALSE);
+  g_return_val_if_fail (quire_session_used_on_its_own_thread (self), FALSE);
+  /* (Read from the state, not from the last request: a restored session may be applying.) */
+  state = take_node (quire_engine_get_state (self->engine));
+  applying = state != NULL ? json_object_get_member (json_node_get_object (state), "applying") : NULL;
+  if (applying == NULL || JSON_NODE_HOLDS_NULL (applying))
+    return FALSE;
+  return quire_session_send (self, "{\"tap\": \"button:cancel\"}", NULL);
 }
 
 /**

@@ -81,6 +81,11 @@ QUIRE_AVAILABLE_IN_0_1
 gboolean quire_session_send (QuireSession *self, const char *event_json, GError **error);
 QUIRE_AVAILABLE_IN_0_1
 gboolean quire_session_send_node (QuireSession *self, JsonNode *event, GError **error);
+QUIRE_AVAILABLE_IN_0_1
+gboolean quire_session_apply_finish (QuireSession *self, const char *page, const char *errors_json,
+                                     const char *message, GError **error);
+QUIRE_AVAILABLE_IN_0_1
+gboolean quire_session_apply_cancel (QuireSession *self);
 
 QUIRE_AVAILABLE_IN_0_1
 char *quire_session_get_state_json (QuireSession *self);
