@@ -632,8 +632,8 @@ quire_session_class_init (QuireSessionClass *klass)
    * QuireSession::notification:
    * @session: the session
    * @name: the notification's name: `pageWillChange`, `pageDidChange`, `focusChanged`,
-   *   `inputPresented`, `inputDismissed`, `valueChanged`, `draftChanged`, `refused`, `ignored`
-   *   or `completed`
+   *   `inputPresented`, `inputDismissed`, `valueChanged`, `draftChanged`, `refused`, `ignored`,
+   *   `completed`, `applyRequested` or `applyFinished`
    * @payload: the notification's payload, an object (e.g. `{"field": "userName", "value": "Aki"}`)
    *
    * Emitted for each notification an event emits, in order, while quire_session_send() runs,
