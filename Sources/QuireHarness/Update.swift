@@ -209,7 +209,8 @@ public enum Update {
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         var status = stat()
         guard stat(target, &status) == 0 else { return "cannot read its permissions: \(String(cString: strerror(errno)))" }
-        let temporary = target + ".quire-update-\(getpid())"
+        // Unique per call: two jobs may be handed the same script (named twice on the command line).
+        let temporary = target + ".quire-update-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, status.st_mode & 0o7777)
         guard descriptor >= 0 else { return "cannot write beside it: \(String(cString: strerror(errno)))" }
         var written = 0
