@@ -147,6 +147,11 @@ public final class ConsoleReporter: Reporter {
     }
 
     public func report(_ result: ScriptResult) {
+        if !result.rewrites.isEmpty {
+            clearProgress()
+            let steps = result.rewrites.map { "step \($0.step + 1) (\($0.key))" }
+            write(["UPDATED \(result.file): " + steps.joined(separator: ", ")])
+        }
         switch result.status {
         case .skipped:
             // Not a script: it leaves the total rather than counting as done.

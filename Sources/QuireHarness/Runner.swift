@@ -71,6 +71,9 @@ public enum Runner {
         public var repeatEach = 1
         /// Keep a digest of every notification emitted (for `repeatEach`).
         var digest = false
+        /// `--update`: a failing expectation does not stop the script; what would make it pass is
+        /// kept in the result's `rewrites` (`Update`).
+        public var update = false
 
         public init(recordSteps: Bool = false, trace: Bool = false) {
             self.recordSteps = recordSteps
@@ -120,6 +123,13 @@ public enum Runner {
         // check them (each event's needs the errors in view from before it).
         let keepsAnnouncements = script.steps.contains { if case .expectAnnounced = $0 { true } else { false } }
         var announced: [Announcement] = []
+        // With `update`: every notification since the last expectEmitted, and the rewrites so far.
+        var sinceCheck: [SessionNotification] = []
+        var rewrites: [Rewrite] = []
+        // With `update`: how many of `sinceCheck` the last run of events (the events since the
+        // last step that was not one) emitted: what an expectEmitted after them is about.
+        var lastRun = 0
+        var previousWasEvent = false
         var coverage: CoverageRecorder? = nil
         var digest = options.digest ? Hasher() : nil
         if options.coverage, let flowFile = script.flowFile {
@@ -163,7 +173,13 @@ public enum Runner {
                 if covering { coverage!.record(event, emitted: buffer, driver: driver) }
                 if nextCheck[index] != nil {
                     for notification in buffer { window.append(notification) }
+                    if options.update {
+                        if !previousWasEvent { lastRun = 0 }
+                        sinceCheck += buffer
+                        lastRun += buffer.count
+                    }
                 }
+                if script.strict, let reason = strictProblem(script, at: index, emitted: buffer) { lines = [reason] }
                 recent.record(step: index, buffer)
                 if trace != nil {
                     let kept = min(buffer.count, limits.traceNotificationsPerStep, traceBudget.notifications)
@@ -185,12 +201,33 @@ public enum Runner {
             case .expect(let expected):
                 let mismatches = driver.withSession { Matcher.match(expected, session: $0) }
                 lines = mismatches.flatMap(Report.describe)
+                if options.update && !lines.isEmpty {
+                    rewrites.append(
+                        Rewrite(
+                            step: index, key: "expect",
+                            value: driver.withSession { Update.expectation(expected, session: $0, exactly: false) }))
+                    lines = []
+                }
             case .expectExactly(let expected):
                 let mismatches = driver.withSession { Matcher.matchExactly(expected, session: $0) }
                 lines = mismatches.flatMap(Report.describe)
+                if options.update && !lines.isEmpty {
+                    rewrites.append(
+                        Rewrite(
+                            step: index, key: "expectExactly",
+                            value: driver.withSession { Update.expectation(expected, session: $0, exactly: true) }
+                        ))
+                    lines = []
+                }
             case .expectKeyboardFocus(let expected):
                 let actual = driver.withSession { $0.keyboardFocus(after: lastEvent?.event, emitted: lastEvent?.emitted ?? []).name }
-                if actual != expected { lines = ["keyboard focus: expected \(expected), got \(actual)"] }
+                if actual != expected {
+                    lines = ["keyboard focus: expected \(expected), got \(actual)"]
+                    if options.update {
+                        rewrites.append(Rewrite(step: index, key: "expectKeyboardFocus", value: .string(actual)))
+                        lines = []
+                    }
+                }
             case .expectNotice(let expected):
                 let actual = notice?.json ?? .null
                 if expected == .null || actual == .null {
@@ -199,6 +236,10 @@ public enum Runner {
                     var mismatches: [Mismatch] = []
                     Matcher.match(expected: expected, actual: actual, at: .root, into: &mismatches)
                     lines = mismatches.map { "notice \($0)" }
+                }
+                if options.update && !lines.isEmpty {
+                    rewrites.append(Rewrite(step: index, key: "expectNotice", value: Update.notice(expected, actual: actual)))
+                    lines = []
                 }
             case .expectAnnounced(let expected):
                 let matches =
@@ -213,10 +254,31 @@ public enum Runner {
                     }
                     let got = announced.map { JSONWriter.string($0.json) }
                     lines = ["announced: expected [\(wanted.joined(separator: ", "))], got [\(got.joined(separator: ", "))]"]
+                    if options.update {
+                        rewrites.append(Rewrite(step: index, key: "expectAnnounced", value: Update.announced(expected, actual: announced)))
+                        lines = []
+                    }
                 }
                 announced = []
-            case .expectEmitted, .expectEmittedExactly:
-                if let reason = window.check() { lines = [reason] }
+            case .expectEmitted(let patterns), .expectEmittedExactly(let patterns):
+                if let reason = window.check() {
+                    lines = [reason]
+                    if options.update {
+                        // `expectEmitted` gets what the events just before it emitted (any contiguous run
+                        // passes), or everything since the last check when they emitted nothing;
+                        // `expectEmittedExactly` gets everything since the last check.
+                        let exactly = if case .expectEmittedExactly = step { true } else { false }
+                        let run = min(lastRun, sinceCheck.count)
+                        let actual = exactly || run == 0 ? sinceCheck : Array(sinceCheck.suffix(run))
+                        rewrites.append(
+                            Rewrite(
+                                step: index, key: exactly ? "expectEmittedExactly" : "expectEmitted",
+                                value: Update.emitted(patterns, actual: actual)))
+                        lines = []
+                    }
+                }
+                sinceCheck.removeAll(keepingCapacity: true)
+                lastRun = 0
                 window.reset(for: nextCheck[index].flatMap { expectation(script.steps[$0]) })
             case .restart:
                 var session = driver.session
@@ -246,6 +308,7 @@ public enum Runner {
                 entry.omittedChanges = omittedChanges
                 trace!.steps.append(entry)
             }
+            previousWasEvent = if case .event = step { true } else { false }
             if overLimit != nil { break stepLoop }
             if !lines.isEmpty {
                 failure = Failure(
@@ -268,7 +331,25 @@ public enum Runner {
         return ScriptResult(
             file: script.file, name: script.name, status: status, milliseconds: elapsed, steps: records, trace: trace,
             description: script.description, finalState: options.finalState ? driver.withSession { $0.state } : nil,
-            coverage: coverage?.coverage, notifications: digest.map { (emittedInAll, $0.finalize()) })
+            coverage: coverage?.coverage, notifications: digest.map { (emittedInAll, $0.finalize()) }, rewrites: rewrites)
+    }
+
+    /// `"strict": true`: why the event at step `index` fails the script — it was ignored, and the
+    /// next step is not an expectEmitted (or expectEmittedExactly) that names `ignored` — or nil.
+    static func strictProblem(_ script: SessionScript, at index: Int, emitted: [SessionNotification]) -> String? {
+        guard let ignored = emitted.first(where: { $0.kind == .ignored }) else { return nil }
+        if index + 1 < script.steps.count {
+            switch script.steps[index + 1] {
+            case .expectEmitted(let patterns), .expectEmittedExactly(let patterns):
+                if patterns.contains(where: { $0.name == "ignored" }) { return nil }
+            default:
+                break
+            }
+        }
+        var reason = "ignored"
+        if case .ignored(_, _, let why) = ignored { reason = why.rawValue }
+        return
+            "strict: the event was ignored (\(reason)): no person could do this here; fix the step, or expect it with {\"expectEmitted\": [{\"ignored\": {\"reason\": \"\(reason)\"}}]} as the next step"
     }
 
     /// The index of the first expectEmitted(Exactly), and for each step the index of the first
@@ -441,6 +522,8 @@ public struct ScriptResult: Sendable {
     /// With `repeatEach`: how many notifications the script's events emitted, and a digest of
     /// them (the same in one process for the same notifications in the same order).
     public var notifications: (count: Int, digest: Int)? = nil
+    /// With `Runner.Options.update` (`quire test --update`): the expectations rewritten.
+    public var rewrites: [Rewrite] = []
     /// The script's identity in reports (a JUnit `classname` and `name`), from its path; it
     /// stays the same when the script turns bad. Set by `Suite`.
     public var id = TestID()

@@ -38,6 +38,9 @@ public struct SessionScript: Sendable {
     /// `values`: the answers the session starts from instead of the flow's defaults
     /// (`Session(flow:startingWith:)`; what `quire run --record` writes for a walkthrough run again).
     public var startingValues: JSONObject? = nil
+    /// `strict`: an event the session ignores fails the script unless the next step expects it
+    /// (an expectEmitted or expectEmittedExactly naming `ignored`).
+    public var strict = false
     public var steps: [Step]
     /// Each step's JSON as written, for reports and traces (`rawStep(_:)`).
     var rawSteps: RawSteps
@@ -327,7 +330,9 @@ public enum ScriptLoad: Sendable {
 
 public enum ScriptLoader {
     /// (`$schema`: where an editor finds the script's JSON Schema; ignored.)
-    static let topKeys = ["format", "name", "description", "flow", "viewport", "locale", "reducedMotion", "values", "steps", "$schema"]
+    static let topKeys = [
+        "format", "name", "description", "flow", "viewport", "locale", "reducedMotion", "values", "steps", "strict", "$schema",
+    ]
     /// The steps that are not events.
     enum Check: String, CaseIterable {
         case expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced, restart
@@ -467,6 +472,7 @@ public enum ScriptLoader {
         let locale = object["locale"].flatMap { reader.string($0, at: .root + "locale", what: "locale") } ?? "en"
         if let problem = Flow.languageTagProblem(locale) { reader.error(.root + "locale", problem) }
         let reducedMotion = object["reducedMotion"].flatMap { reader.bool($0, at: .root + "reducedMotion", what: "reducedMotion") } ?? false
+        let strict = object["strict"].flatMap { reader.bool($0, at: .root + "strict", what: "strict") } ?? false
         var width = 800.0
         if let viewport = object["viewport"], let size = reader.object(viewport, at: .root + "viewport", what: "viewport") {
             reader.checkKeys(size, at: .root + "viewport", allowed: ["width", "height"], what: "the viewport")
@@ -538,6 +544,7 @@ public enum ScriptLoader {
             file: file, name: name, flow: flow!, viewportWidth: width, locale: locale, steps: steps, rawSteps: rawSteps,
             source: bytes, description: description, flowFile: flowFile)
         script.reducedMotion = reducedMotion
+        script.strict = strict
         script.startingValues = startingValues(object["values"], flow: flow!, reader: &reader)
         if reader.hasProblems { return .bad(reader.diagnostics()) }
         return .script(script)

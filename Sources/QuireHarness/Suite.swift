@@ -180,6 +180,8 @@ public struct Suite {
                 status: .bad([Diagnostic.whole(file: candidate.path, message: problem)]), milliseconds: 0)
         } else {
             switch ScriptLoader.load(candidate.path, flows: flows, explicitly: candidate.explicit) {
+            case .script(let script) where options.update:
+                result = Update.run(script, path: candidate.path, explicit: candidate.explicit, flows: flows, options: options)
             case .script(let script):
                 result = options.repeatEach > 1 ? Repeat.run(script, options: options) : Runner.run(script, options: options, flows: flows)
             case .bad(let diagnostics):

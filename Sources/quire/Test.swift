@@ -23,6 +23,15 @@ struct Test: ParsableCommand {
             --coverage-lcov write it as quire.coverage/1 JSON and as an lcov tracefile over the \
             flow files' lines (docs/coverage.md).
 
+            --update keeps scripts up to date: each failing expect, expectExactly, expectEmitted, \
+            expectEmittedExactly, expectKeyboardFocus, expectNotice and expectAnnounced is \
+            rewritten in place with what the session did, and every other byte of the file is left \
+            as it was (an expect keeps the keys it names, and what already matched as written). \
+            A line "UPDATED FILE: step N (expect), …" names each rewrite; the script is then run \
+            again from the rewritten file, and that run is reported. A step that is not an \
+            expectation (a restart that changed the session, an ignored event in a strict script) \
+            still fails. Review the changes (git diff) before committing them (docs/session-scripts.md).
+
             Reports (--junit, --tap, --final-states, --coverage-json, --coverage-lcov, --trace) are written to a temporary file \
             beside each and renamed into place only when complete, so a report is whole or absent.
 
@@ -87,12 +96,19 @@ struct Test: ParsableCommand {
     @Flag(help: "Never draw a live progress line, even on a terminal.")
     var plain = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Rewrite each failing expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice and expectAnnounced in its script with what the session did (every other byte of the file is kept), then run the script again."
+        ))
+    var update = false
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one script or folder, e.g. quire test data/sessions") }
         if repeatEach < 1 || repeatEach > Repeat.limit {
             throw ValidationError("--repeat-each takes how many times to run each script, 1 to \(Repeat.limit); got \(repeatEach)")
         }
         if jobs < 1 { throw ValidationError("--jobs takes how many scripts to run at once, at least 1; got \(jobs)") }
+        if update && repeatEach > 1 { throw ValidationError("--update runs each script once; leave out --repeat-each") }
         if [tap, junit, finalStates, coverageJson, coverageLcov].filter({ $0 == "-" }).count > 1 {
             throw ValidationError(
                 "only one report can go to standard output: give --tap, --junit, --final-states, --coverage-json or --coverage-lcov a file")
@@ -118,6 +134,7 @@ struct Test: ParsableCommand {
         let covering = coverage || coverageJson != nil || coverageLcov != nil
         options.runner.coverage = covering
         options.runner.repeatEach = repeatEach
+        options.runner.update = update
 
         // An interrupted run removes the temporary files of its unfinished reports, says so and
         // exits 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP).
