@@ -41,7 +41,8 @@ struct ApplyingViewTests {
         view.host.send(
             .applyFailed(
                 ApplyFailure(
-                    page: "account", errors: [.init(field: "userName", code: ValidationCode(host: "taken"), message: LocalizedText("That name is taken"))],
+                    page: "account",
+                    errors: [.init(field: "userName", code: ValidationCode(host: "taken"), message: LocalizedText("That name is taken"))],
                     message: LocalizedText("Try another name."))))
         #expect(view.applying.shown == nil)
         #expect(view.host.session.presentField(0).error == "That name is taken")
