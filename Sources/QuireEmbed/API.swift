@@ -539,16 +539,7 @@ func parseStartingValues(_ text: String, flow: Flow) -> Result<JSONObject, Embed
         return .failure(EmbedFailure(code: QUIRE_ENGINE_ERROR_INVALID_JSON, lines: diagnostics(error)))
     }
     if let object = reader.object(value, at: .root, what: "values") {
-        for (id, json) in object {
-            guard let index = flow.fieldIndex(of: id) else {
-                reader.error(.root + id, "the flow has no field '\(id)'", onKey: true)
-                continue
-            }
-            let field = flow.fields[index]
-            if Session.startingValue(json, for: field) == nil {
-                reader.error(.root + id, "\(json) is not a value the \(field.kind.name) field '\(id)' can hold")
-            }
-        }
+        Session.checkStartingValues(object, of: flow, at: .root, reader: &reader)
         if !reader.hasProblems { return .success(object) }
     }
     return .failure(EmbedFailure(code: QUIRE_ENGINE_ERROR_INVALID_VALUES, lines: reader.diagnostics().map(\.description)))

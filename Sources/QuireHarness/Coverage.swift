@@ -19,8 +19,8 @@ public enum MoveKind: String, Sendable, Hashable, CaseIterable {
         case .tap: .button
         case .key: .key
         case .dragBegin, .dragUpdate: .drag
-        case .dragEnd(let vx): abs(vx) >= paging.flingVelocity ? .fling : .drag
-        case .swipe, .swipePage: .fling
+        case .dragEnd(let vx), .swipe(_, let vx): paging.isFling(vx) ? .fling : .drag
+        case .swipePage: .fling
         case .tick, .settle: .autoAdvance
         case .type, .edit, .spin, .select, .applied, .applyFailed: nil
         }

@@ -7,16 +7,7 @@ extension ScriptLoader {
     /// input, not left at the default.
     static func startingValues(_ json: JSONValue?, flow: Flow, reader: inout DocumentReader) -> JSONObject? {
         guard let json, let object = reader.object(json, at: .root + "values", what: "values") else { return nil }
-        for (id, value) in object {
-            guard let index = flow.fieldIndex(of: id) else {
-                reader.error(.root + "values" + id, "the flow has no field '\(id)'", onKey: true)
-                continue
-            }
-            let field = flow.fields[index]
-            if Session.startingValue(value, for: field) == nil {
-                reader.error(.root + "values" + id, "\(value) is not a value the \(field.kind.name) field '\(id)' can hold")
-            }
-        }
+        Session.checkStartingValues(object, of: flow, at: .root + "values", reader: &reader)
         return object
     }
 }

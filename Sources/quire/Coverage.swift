@@ -47,7 +47,7 @@ struct CoverageCommand: ParsableCommand {
                 merged = try CoverageReport.merge(files)
             } catch {
                 for diagnostic in error.diagnostics { printError(diagnostic.description) }
-                throw ExitCode(Exit.badInput)
+                throw ExitCode(QuireExit.badInput)
             }
             var reports: [(ReportFile, String)] = []
             func add(_ path: String?, _ what: String, _ text: @autoclosure () -> String) throws {
@@ -58,7 +58,7 @@ struct CoverageCommand: ParsableCommand {
                 case .failure(let error):
                     for (file, _) in reports { file.discard() }
                     printError("quire coverage merge: \(error)")
-                    throw ExitCode(Exit.badInput)
+                    throw ExitCode(QuireExit.badInput)
                 }
             }
             try add(coverageJson, "the coverage JSON", JSONWriter.string(CoverageReport.json(merged), style: .pretty) + "\n")
@@ -81,7 +81,7 @@ struct CoverageCommand: ParsableCommand {
                 for line in CoverageReport.lcovLeftOut(merged) { printError("quire coverage merge: \(line)") }
             }
             for problem in problems { printError("quire coverage merge: \(problem)") }
-            if !problems.isEmpty { throw ExitCode(Exit.badInput) }
+            if !problems.isEmpty { throw ExitCode(QuireExit.badInput) }
         }
     }
 }

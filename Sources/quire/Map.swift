@@ -58,7 +58,7 @@ struct Map: ParsableCommand {
             loaded = try Flow.load(contentsOf: flow)
         } catch {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
-            throw ExitCode(Exit.badInput)
+            throw ExitCode(QuireExit.badInput)
         }
         var map = FlowMap(flow: loaded, locale: locale)
         if let coverageJson {
@@ -68,14 +68,14 @@ struct Map: ParsableCommand {
                 document = try DocumentReader.parse(file: coverageJson, bytes: bytes).0
             } catch {
                 for diagnostic in error.diagnostics { printError(diagnostic.description) }
-                throw ExitCode(Exit.badInput)
+                throw ExitCode(QuireExit.badInput)
             }
             guard let coverage = FlowMap.Coverage.read(document, flowID: loaded.id, file: flow) else {
                 printError(
                     Printable.line(
                         "quire map: \(coverageJson) has no coverage of the flow '\(loaded.id)' (\(flow)); write it with quire test --coverage-json"
                     ))
-                throw ExitCode(Exit.badInput)
+                throw ExitCode(QuireExit.badInput)
             }
             map.coverage = coverage
         }
@@ -84,7 +84,7 @@ struct Map: ParsableCommand {
             var reader = DocumentReader(file: flow, bytes: (try? Flow.readDocument(flow)) ?? [])
             reader.error(path, message)
             for diagnostic in reader.diagnostics() { printError(diagnostic.description) }
-            throw ExitCode(Exit.badInput)
+            throw ExitCode(QuireExit.badInput)
         }
         let source = map.dot()
         var bytes = Array(source.utf8)
@@ -93,7 +93,7 @@ struct Map: ParsableCommand {
             case .success(let svg): bytes = svg
             case .failure(let problem):
                 printError("quire map: \(problem.message)")
-                throw ExitCode(problem.signal.map { 128 + $0 } ?? Exit.noGraphviz)
+                throw ExitCode(problem.signal.map { 128 + $0 } ?? QuireExit.noGraphviz)
             }
         }
         if let output {
@@ -102,11 +102,11 @@ struct Map: ParsableCommand {
                 bytes.withUnsafeBytes { file.write(bytes: $0) }
                 if let problem = file.commit() {
                     printError("quire map: \(problem)")
-                    throw ExitCode(Exit.badInput)
+                    throw ExitCode(QuireExit.badInput)
                 }
             case .failure(let error):
                 printError("quire map: \(error)")
-                throw ExitCode(Exit.badInput)
+                throw ExitCode(QuireExit.badInput)
             }
         } else {
             FileHandle.standardOutput.write(Data(bytes))

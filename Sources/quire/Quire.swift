@@ -6,18 +6,6 @@ import QuireHarness
 /// Exit codes (documented in the README): 0 success, 1 a script failed (test) or a flow has
 /// warnings under --strict (check), 2 bad input or usage, 3 no display (run), 4 built without
 /// GTK (run), 6 Graphviz's dot is missing (map --format svg).
-enum Exit {
-    static let success: Int32 = 0
-    static let failed: Int32 = 1
-    static let badInput: Int32 = 2
-    /// `quire run`: no display could be opened.
-    static let noDisplay: Int32 = 3
-    /// `quire run`: this build has no GTK support.
-    static let noGTK: Int32 = 4
-    /// `quire map --format svg`: Graphviz's `dot` is missing or failed.
-    static let noGraphviz: Int32 = 6
-}
-
 @main
 struct Quire: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +34,7 @@ struct Quire: ParsableCommand {
         if CommandLine.arguments.count == 1 {
             // No subcommand: say how to use it, as a usage error.
             FileHandle.standardError.write(Data((helpMessage() + "\n").utf8))
-            Foundation.exit(Exit.badInput)
+            Foundation.exit(QuireExit.badInput)
         }
         do {
             var command = try parseAsRoot()
@@ -61,7 +49,7 @@ struct Quire: ParsableCommand {
             if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
             if let exit = error as? ExitCode { Foundation.exit(exit.rawValue) }
             // Usage errors (ArgumentParser's 64) are bad input too: one documented code.
-            Foundation.exit(Exit.badInput)
+            Foundation.exit(QuireExit.badInput)
         }
     }
 }
@@ -170,10 +158,10 @@ struct Check: ParsableCommand {
         if rejected > 0 {
             printError("\(rejected) of \(checked) flow\(checked == 1 ? "" : "s") rejected")
         }
-        if rejected > 0 || scripts > 0 { throw ExitCode(Exit.badInput) }
+        if rejected > 0 || scripts > 0 { throw ExitCode(QuireExit.badInput) }
         if strict && warned > 0 {
             printError("\(warned) of \(checked) flow\(checked == 1 ? "" : "s") with warnings (--strict)")
-            throw ExitCode(Exit.failed)
+            throw ExitCode(QuireExit.failed)
         }
     }
 

@@ -101,7 +101,7 @@ struct Run: ParsableCommand {
             }
         } catch {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
-            throw ExitCode(Exit.badInput)
+            throw ExitCode(QuireExit.badInput)
         }
         let drivenEvents = try drive.map { try Self.events($0) }
         StartupMarks.add("flow-loaded")
@@ -124,11 +124,11 @@ struct Run: ParsableCommand {
                 options.saveStats = (ProcessInfo.processInfo.environment["QUIRE_SAVE_STATS"] ?? "0") != "0"
                 return QuireApplication.run(flow: loaded, options: options)
             }
-            if code == QuireApplication.ExitCode.noDisplay {
+            if code == QuireExit.noDisplay {
                 printError(
                     "quire run: cannot open a display (DISPLAY or WAYLAND_DISPLAY is unset or unreachable); "
                         + "run it in a desktop session, or under Xvfb (xvfb-run quire run)")
-                throw ExitCode(Exit.noDisplay)
+                throw ExitCode(QuireExit.noDisplay)
             }
             if code != 0 { throw ExitCode(code) }
         #else
@@ -136,7 +136,7 @@ struct Run: ParsableCommand {
             printError(
                 "quire run: this quire was built without its GTK 4 app (no gtk4 or no libadwaita-1 found by pkg-config "
                     + "when it was built, or QUIRE_GTK=0); install libgtk-4-dev and libadwaita-1-dev (scripts/setup) and build again")
-            throw ExitCode(Exit.noGTK)
+            throw ExitCode(QuireExit.noGTK)
         #endif
     }
 
@@ -146,10 +146,10 @@ struct Run: ParsableCommand {
         case .script(let loaded): script = loaded
         case .bad(let diagnostics):
             for diagnostic in diagnostics { printError(diagnostic.description) }
-            throw ExitCode(Exit.badInput)
+            throw ExitCode(QuireExit.badInput)
         case .notAScript(let format):
             printError("\(path): not a session script (format \(format ?? "missing"))")
-            throw ExitCode(Exit.badInput)
+            throw ExitCode(QuireExit.badInput)
         }
         #if QUIRE_GTK
             var traces: TraceWriter?
@@ -158,7 +158,7 @@ struct Run: ParsableCommand {
                     traces = try TraceWriter(directory: trace)
                 } catch {
                     printError("quire run: cannot create the trace folder '\(trace)': \(error.localizedDescription)")
-                    throw ExitCode(Exit.badInput)
+                    throw ExitCode(QuireExit.badInput)
                 }
             }
             let policy = script.flow.layoutProblems()
@@ -166,7 +166,7 @@ struct Run: ParsableCommand {
                 for (page, problem) in policy {
                     printError(Printable.line("\(path) (its flow): $.pages[\(page)].layout: \(problem.message)"))
                 }
-                throw ExitCode(Exit.badInput)
+                throw ExitCode(QuireExit.badInput)
             }
             try checkLayouts(of: script.flow, file: "\(path) (its flow)")
             let traceDirectory = trace
@@ -177,7 +177,7 @@ struct Run: ParsableCommand {
             }
             guard let outcome else {
                 printError("quire run: cannot open a display; run it under Xvfb (xvfb-run quire run --replay …)")
-                throw ExitCode(Exit.noDisplay)
+                throw ExitCode(QuireExit.noDisplay)
             }
             let sink = FileSink.standardOutput()
             let console = ConsoleReporter(sink: sink, live: false)
@@ -197,15 +197,15 @@ struct Run: ParsableCommand {
             console.finish(summary)
             if let problem = traces?.problem {
                 printError("quire run: \(problem)")
-                throw ExitCode(Exit.badInput)
+                throw ExitCode(QuireExit.badInput)
             }
-            if summary.failed > 0 { throw ExitCode(Exit.failed) }
+            if summary.failed > 0 { throw ExitCode(QuireExit.failed) }
         #else
             _ = script
             printError(
                 "quire run: this quire was built without its GTK 4 app; install libgtk-4-dev and libadwaita-1-dev (scripts/setup) "
                     + "and build again")
-            throw ExitCode(Exit.noGTK)
+            throw ExitCode(QuireExit.noGTK)
         #endif
     }
 
@@ -221,11 +221,11 @@ struct Run: ParsableCommand {
                 printError(
                     "quire run: cannot open a display (DISPLAY or WAYLAND_DISPLAY is unset or unreachable); "
                         + "run it in a desktop session, or under Xvfb (xvfb-run quire run)")
-                throw ExitCode(Exit.noDisplay)
+                throw ExitCode(QuireExit.noDisplay)
             }
             guard !problems.isEmpty else { return }
             for problem in problems { printError(Printable.line("\(file): \(problem)")) }
-            throw ExitCode(Exit.badInput)
+            throw ExitCode(QuireExit.badInput)
         }
     #endif
 
@@ -233,14 +233,14 @@ struct Run: ParsableCommand {
     static func events(_ path: String) throws -> [Event] {
         func fail(_ message: String) throws -> Never {
             printError(Printable.line("\(path): \(message)"))
-            throw ExitCode(Exit.badInput)
+            throw ExitCode(QuireExit.badInput)
         }
         let value: JSONValue
         do {
             value = try DocumentReader.parse(file: path, bytes: try Flow.readDocument(path)).0
         } catch {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
-            throw ExitCode(Exit.badInput)
+            throw ExitCode(QuireExit.badInput)
         }
         guard case .array(let items) = value else { try fail("$: expected an array of events, not \(value.typeName)") }
         var events: [Event] = []

@@ -157,7 +157,7 @@ struct Test: ParsableCommand {
             case .failure(let error):
                 for file in files { file.discard() }
                 printError("quire test: \(error)")
-                throw ExitCode(Exit.badInput)
+                throw ExitCode(QuireExit.badInput)
             }
         }
         if let tap { reporters.append(TAPReporter(sink: try open(tap, "the TAP report"))) }
@@ -167,7 +167,7 @@ struct Test: ParsableCommand {
             } catch let error as ReportError {
                 for file in files { file.discard() }
                 printError("quire test: \(error)")
-                throw ExitCode(Exit.badInput)
+                throw ExitCode(QuireExit.badInput)
             }
         }
         if let finalStates { reporters.append(FinalStatesReporter(sink: try open(finalStates, "the final states"))) }
@@ -180,7 +180,7 @@ struct Test: ParsableCommand {
             } catch {
                 for file in files { file.discard() }
                 printError("quire test: cannot create the trace folder '\(Printable.line(trace))': \(error.localizedDescription)")
-                throw ExitCode(Exit.badInput)
+                throw ExitCode(QuireExit.badInput)
             }
         }
 
@@ -206,10 +206,10 @@ struct Test: ParsableCommand {
         }
         if !problems.isEmpty {
             for problem in problems { printError("quire test: \(problem)") }
-            throw ExitCode(Exit.badInput)
+            throw ExitCode(QuireExit.badInput)
         }
-        if outcome.summary.bad > 0 { throw ExitCode(Exit.badInput) }
-        if outcome.summary.failed > 0 { throw ExitCode(Exit.failed) }
+        if outcome.summary.bad > 0 { throw ExitCode(QuireExit.badInput) }
+        if outcome.summary.failed > 0 { throw ExitCode(QuireExit.failed) }
         if outcome.summary.passed == 0 {
             // Only possible with a shard that got no script.
             printError("quire test: no script ran (shard \(shard ?? "1/1") of \(candidates.count) files)")
@@ -259,7 +259,7 @@ struct GenerateSessions: ParsableCommand {
             try ScriptGenerator.generate(flowPath: flow, count: count, steps: steps, seed: seed, into: directory)
         } catch let error as DocumentError {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
-            throw ExitCode(Exit.badInput)
+            throw ExitCode(QuireExit.badInput)
         }
         print("wrote \(count) scripts of \(steps) steps to \(directory)")
     }

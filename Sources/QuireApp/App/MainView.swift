@@ -35,7 +35,6 @@ final class MainView: FocusTimerView {
         reset = Button(label: strings.reset)
         edit = Button(label: strings.editPreferences)
         page = Widget(new: gtk_scrolled_window_new())
-        let formatter = Session(flow: flow, locale: locale)
         root.addCSSClass("quire-main")
         root.valign = GTK_ALIGN_CENTER
         root.setMargins(top: 24, bottom: 24, start: 24, end: 24)
@@ -70,16 +69,14 @@ final class MainView: FocusTimerView {
         settings.addCSSClass("heading")
         settings.setMargins(top: 18)
         root.append(settings)
-        for field in flow.fields {
-            guard let json = values[field.id], let value = field.value(from: json) else { continue }
+        // The core's summary of the result, as the walkthrough shows each value.
+        for shown in Session.resultLines(of: flow, values: values, locale: locale) {
             let line = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
-            let label = Label(field.label?.resolve(locale) ?? field.id)
+            let label = Label(shown.label)
             label.addCSSClass("dim-label")
             label.hexpand = true
             label.setXAlign(0)
-            // The core's display, as the walkthrough shows it (durations: `Strings.duration`).
-            let shown = formatter.display(value, of: field)
-            let valueLabel = Label(shown.isEmpty ? "—" : shown)
+            let valueLabel = Label(shown.value)
             settingTexts[label.text] = valueLabel.text
             valueLabel.setXAlign(1)
             line.append(label)

@@ -96,13 +96,11 @@ final class PreferencesView {
             adw_preferences_page_add(adwaita(page.widget), adwaita(setting.widget))
             var spins: [(component: DurationComponent, button: SpinButton)] = []
             for component in options.components {
-                let (upper, step): (Double, Double) =
-                    switch component {
-                    case .hours: (23, 1)
-                    case .minutes: (Double(60 - options.minuteInterval), Double(options.minuteInterval))
-                    case .seconds: (59, 1)
-                    }
-                let spin = SpinButton(new: gtk_spin_button_new_with_range(0, upper, step))
+                // The values the walkthrough's wheel offers (`DurationOptions.reachable`).
+                let offered = options.reachable(component)
+                let spin = SpinButton(
+                    new: gtk_spin_button_new_with_range(
+                        Double(offered.first ?? 0), Double(offered.last ?? 0), Double(options.wheelStep(component))))
                 gtk_spin_button_set_snap_to_ticks(OpaquePointer(spin.widget), 1)
                 gtk_spin_button_set_numeric(OpaquePointer(spin.widget), 1)
                 gtk_spin_button_set_wrap(OpaquePointer(spin.widget), 0)

@@ -4,6 +4,7 @@ import CAdw
 import CGtk
 import CGtkShim
 import Glibc
+import QuireHarness
 import QuireCore
 
 /// The walkthrough app behind `quire run`: a GtkApplication (`dev.quire.Quire`) whose window shows
@@ -48,13 +49,6 @@ public final class QuireApplication {
     }
 
     /// Exit codes of `run` (documented with the command).
-    public enum ExitCode {
-        public static let success: Int32 = 0
-        public static let noDisplay: Int32 = 3
-        /// The recording could not be written.
-        public static let cannotWrite: Int32 = 5
-    }
-
     public static let applicationID = "dev.quire.Quire"
 
     private let flow: Flow
@@ -105,9 +99,9 @@ public final class QuireApplication {
     }
 
     /// Runs the app until its last window closes; returns the process exit code. Without a
-    /// display it builds nothing and returns `ExitCode.noDisplay`.
+    /// display it builds nothing and returns `QuireExit.noDisplay`.
     public static func run(flow: Flow, options: Options = Options()) -> Int32 {
-        guard Toolkit.initialize() else { return ExitCode.noDisplay }
+        guard Toolkit.initialize() else { return QuireExit.noDisplay }
         Adwaita.initialize()
         MainQueueBridge.install()
         var options = options
@@ -135,7 +129,7 @@ public final class QuireApplication {
         if options.measureStart != nil, let peak = peakResidentMiB() { printLine("peak-rss-mib \((peak * 10).rounded() / 10)") }
         if let recordError {
             printError("quire run: cannot write the recording: \(recordError)")
-            return ExitCode.cannotWrite
+            return QuireExit.cannotWrite
         }
         return status
     }

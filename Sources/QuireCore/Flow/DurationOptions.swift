@@ -102,6 +102,11 @@ public struct DurationOptions: Sendable, Hashable {
         }
     }
 
+    /// How far one step of wheel `component` goes: `minuteInterval` for minutes, else 1.
+    public func wheelStep(_ component: DurationComponent) -> Int {
+        component == .minutes ? minuteInterval : 1
+    }
+
     /// Turns one wheel by `steps` (wrapping within the wheel, never carrying), then snaps into range.
     public func spin(_ seconds: Int, _ component: DurationComponent, by steps: Int) -> Int {
         var hours = wheel(.hours, of: seconds)

@@ -180,6 +180,10 @@ public struct Paging: Sendable, Hashable {
     public var autoAdvanceMs = 0.0
 
     public init() {}
+
+    /// Whether a drag released at `vx` px/s is a fling: at least `flingVelocity` either way (a
+    /// fling picks the page in its direction whatever the distance covered).
+    public func isFling(_ vx: Double) -> Bool { abs(vx) >= flingVelocity }
 }
 
 /// One page of a flow. Its fields are `flow.fields[fieldRange]`.

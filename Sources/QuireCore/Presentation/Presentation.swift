@@ -166,6 +166,22 @@ extension Session {
 
     /// A value as fronts show it, in the session's locale.
     public func display(_ value: FieldValue, of field: Field) -> String {
+        Self.display(value, of: field, locale: locale)
+    }
+
+    /// A finished result's values as a summary shows them (the app's main window lists the
+    /// settings so): each field of `flow` that `values` holds, in flow order, with its label and
+    /// its value as the walkthrough shows it in `locale` ("—" for none).
+    public static func resultLines(of flow: Flow, values: JSONObject, locale: String) -> [(label: String, value: String)] {
+        flow.fields.compactMap { field in
+            guard let json = values[field.id], let value = field.value(from: json) else { return nil }
+            let shown = display(value, of: field, locale: locale)
+            return (field.label?.resolve(locale) ?? field.id, shown.isEmpty ? "—" : shown)
+        }
+    }
+
+    /// A value as fronts show it, in `locale`.
+    public static func display(_ value: FieldValue, of field: Field, locale: String) -> String {
         let strings = Strings(locale: locale)
         switch (field.kind, value) {
         case (_, .null): return ""

@@ -206,7 +206,7 @@ extension Session {
     func decideRelease(_ drag: Drag, velocity vx: Double) -> ReleaseDecision {
         let settings = flow.paging
         let direction: Int
-        if abs(vx) >= settings.flingVelocity {
+        if settings.isFling(vx) {
             // vx < 0 is towards the next page. The nearest page strictly that way from the
             // position (positions within 1e-9 of a page count as on it), kept within one page
             // of the anchor.

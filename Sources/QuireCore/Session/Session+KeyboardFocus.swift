@@ -146,6 +146,15 @@ extension Session {
         return .stop(stops[next])
     }
 
+    /// Tab (`forward`) or shift+Tab with keyboard focus on the own widget of field `id` (a text
+    /// field's entry or a picker's button that the pointer focused) while nothing is first
+    /// responder: the events a front sends, in order. The field becomes first responder (a picker
+    /// opens) and Tab goes on from it along the chain as from any first responder — a picker so
+    /// passed through chooses nothing (CONTRACT §6.5).
+    public func tabEvents(fromFieldWidget id: String, forward: Bool) -> [Event] {
+        [.tap(.field(id)), .key(forward ? .tab : .shiftTab)]
+    }
+
     /// The stop Tab past the last field goes to (`forward`), or shift+Tab before the first.
     func stopBesideChain(forward: Bool) -> KeyboardStop {
         let stops = keyboardStops

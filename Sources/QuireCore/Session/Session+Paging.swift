@@ -319,6 +319,19 @@ extension Session {
         }
     }
 
+    /// What a key does with keyboard focus on the indicator, a slider: Up and Right go on, Down
+    /// and Left back (as Page_Down and Page_Up turn pages everywhere else), Home and End go to
+    /// the first and last dot; nil for any other key. The event is judged as any tap is.
+    public func indicatorEvent(forKey key: Key) -> Event? {
+        switch key {
+        case .left, .down, .pageUp: .tap(.indicatorLeft)
+        case .right, .up, .pageDown: .tap(.indicatorRight)
+        case .home: .tap(.indicatorPage(0))
+        case .end: .tap(.indicatorPage(max(pageCount - 1, 0)))
+        default: nil
+        }
+    }
+
     /// A tap on the indicator: a step left or right of the current dot, or a dot (a visible
     /// index among the dots shown).
     mutating func tapIndicator(step: Int? = nil, page: Int? = nil, _ event: Event) {

@@ -19,6 +19,23 @@ extension Session {
         self.init(flow: flow, locale: locale, viewportWidth: viewportWidth, values: answers)
     }
 
+    /// The problems of `values` as strict starting values — what a script's `values` and the C
+    /// API's `quire_engine_set_starting_values` accept, where the app is lenient: every member
+    /// names a field of `flow` and holds a value that field could hold (`startingValue`). Each
+    /// problem is reported to `reader` at `path` + the field's id.
+    public static func checkStartingValues(_ values: JSONObject, of flow: Flow, at path: JSONPath, reader: inout DocumentReader) {
+        for (id, json) in values {
+            guard let index = flow.fieldIndex(of: id) else {
+                reader.error(path + id, "the flow has no field '\(id)'", onKey: true)
+                continue
+            }
+            let field = flow.fields[index]
+            if startingValue(json, for: field) == nil {
+                reader.error(path + id, "\(json) is not a value the \(field.kind.name) field '\(id)' can hold")
+            }
+        }
+    }
+
     /// `json` as a starting value of `field`, or nil when the field could not hold it: not a
     /// value of its kind (`Field.value(from:)`), text longer than its `maxLength` (in grapheme
     /// clusters, as typing counts), a duration outside 0–23:59:59 or not on its wheels

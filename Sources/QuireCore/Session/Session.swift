@@ -134,11 +134,20 @@ public struct Session: Sendable, Equatable {
         if case .dragging(let drag) = paging.motion { updateDrag(drag) }
     }
 
-    /// A swipe of a whole viewport width at twice the fling velocity.
+    /// `{"swipe": "next"}` / `"previous"`: a swipe of a whole viewport width at twice the fling
+    /// velocity (`swipeGesture`).
     mutating func swipePage(forward: Bool, _ event: Event) {
+        let gesture = swipeGesture(forward: forward)
+        swipe(dx: gesture.dx, vx: gesture.vx, event)
+    }
+
+    /// The offset and release velocity of a whole-page swipe: the viewport's width at twice
+    /// `flingVelocity`, towards the next page (negative) or the previous. What a front performs
+    /// for a `swipe` of `next` or `previous`.
+    public func swipeGesture(forward: Bool) -> (dx: Double, vx: Double) {
         let width = viewportWidth
         let velocity = 2 * flow.paging.flingVelocity
-        swipe(dx: forward ? -width : width, vx: forward ? -velocity : velocity, event)
+        return forward ? (-width, -velocity) : (width, velocity)
     }
 
     /// The viewport widths a session takes, in pixels: what scripts, snapshots and the C API

@@ -127,10 +127,7 @@ extension WalkthroughView {
         if session.focusedField != nil {
             host.send(.key(key))
         } else if let field = focusedFieldWidget {
-            // Tab goes on from the field whose widget has focus: focused (a picker opens), Tab
-            // commits it and moves on along the chain as from any first responder.
-            host.send(.tap(.field(field)))
-            host.send(.key(key))
+            for event in session.tabEvents(fromFieldWidget: field, forward: forward) { host.send(event) }
         } else if !tabAmongWindowControls(forward: forward) {
             switch session.keyboardStep(from: focusedStop, forward: forward, noticeShown: banner.notice != nil) {
             case .stop(let stop): land(.stop(stop))

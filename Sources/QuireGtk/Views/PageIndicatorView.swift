@@ -142,7 +142,8 @@ final class PageIndicatorView: SessionView {
         guard let host, count > 0 else { return }
         let width = Double(area.width)
         if style == .dots, let index = geometry.hit(x: x, width: width) {
-            if index != current { host.send(.tap(.indicatorPage(index))) }
+            // (The dot shown too: the core says it is the same page.)
+            host.send(.tap(.indicatorPage(index)))
             return
         }
         let here = style == .dots ? geometry.center(current, width: width) : width / 2
@@ -150,16 +151,10 @@ final class PageIndicatorView: SessionView {
     }
 
     private func keyPressed(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
-        guard let host, let key = KeyTranslation.key(keyval: keyval, state: state) else { return false }
-        switch key {
-        // A slider's keys: Up and Right go on, Down and Left back (as Page_Down and Page_Up turn
-        // pages everywhere else); GTK would move keyboard focus off the dots with Up and Down.
-        case .left, .down, .pageUp: host.send(.tap(.indicatorLeft))
-        case .right, .up, .pageDown: host.send(.tap(.indicatorRight))
-        case .home: host.send(.tap(.indicatorPage(0)))
-        case .end: host.send(.tap(.indicatorPage(max(count - 1, 0))))
-        default: return false
-        }
+        guard let host, let key = KeyTranslation.key(keyval: keyval, state: state),
+            let event = host.session.indicatorEvent(forKey: key)
+        else { return false }
+        host.send(event)
         return true
     }
 }

@@ -98,9 +98,8 @@ extension WalkthroughView {
             return true
         case .swipePage(let forward):
             guard !session.pager.isDragging else { return false }
-            let width = session.viewportWidth
-            let velocity = 2 * session.flow.paging.flingVelocity
-            swipe(dx: forward ? -width : width, vx: forward ? -velocity : velocity)
+            let gesture = session.swipeGesture(forward: forward)
+            swipe(dx: gesture.dx, vx: gesture.vx)
             return true
         case .tick, .settle:
             return false
