@@ -87,7 +87,7 @@ import Testing
             }
         }
         // The first responder is kept as plain fields: with none they are at rest (so equal
-        // sessions compare equal field by field), and `input` read and written back changes nothing.
+        // sessions compare equal field by field), and `input` read and restored changes nothing.
         if !after.focusChain.hasInput
             && (after.focusChain.draft != .null || after.focusChain.original != .null || after.focusChain.wheel != 0)
         {
@@ -95,8 +95,8 @@ import Testing
         }
         if (after.focusChain.input == nil) == after.focusChain.hasInput { return "input and hasInput disagree" }
         var rewritten = after
-        rewritten.focusChain.input = after.focusChain.input
-        if rewritten != after { return "input read and written back changed the session" }
+        rewritten.focusChain.restore(after.focusChain.input)
+        if rewritten != after { return "input read and restored changed the session" }
         if before.completion != nil {
             if after != before { return "the session changed after completion" }
             if notes.count != 1 || notes.first?.ignoredReason != .completed { return "an event after completion was not ignored" }

@@ -5,7 +5,7 @@
 /// (`Derivation`, Session+Conditions.swift). Sized at load and updated in place, so a keystroke
 /// or a page move costs the same whatever the size of the flow.
 struct Answers: Sendable, Equatable {
-    var values: [FieldValue]
+    private(set) var values: [FieldValue]
     /// The length of each text answer in grapheme clusters (0 for other fields), kept as text is
     /// typed so a keystroke costs the same however long the answer is.
     private(set) var textLengths: [Int]
@@ -13,7 +13,7 @@ struct Answers: Sendable, Equatable {
     /// `textLengths` so an `edit` finds its offsets from the nearer end of the text.
     private(set) var scalarCounts: [Int]
     /// Fields whose errors are shown: edited and resigned, or named by a refused gate or finish.
-    var touched: [Bool]
+    private(set) var touched: [Bool]
     /// Errors a host put on fields with a failed apply, each kept until its field's value
     /// changes (CONTRACT §6.1).
     private(set) var hostErrors: [Int: HostError] = [:]
@@ -45,12 +45,22 @@ struct Answers: Sendable, Equatable {
         pagesWithErrors = FenwickTree(count: pageCount)
     }
 
-    /// Text field `field`'s answer changed length: now `clusters` grapheme clusters, and
-    /// `scalars` Unicode scalars more (or fewer).
-    mutating func textResized(_ field: Int, clusters: Int, scalars: Int) {
+    mutating func set(_ field: Int, _ value: FieldValue) { values[field] = value }
+
+    /// Edits text field `field`'s answer where it is stored (no copy of the text), which is then
+    /// `clusters` grapheme clusters long and has `scalars` Unicode scalars more (or fewer).
+    /// Returns the new text.
+    mutating func editText(_ field: Int, clusters: Int, scalars: Int, _ edit: (inout String) -> Void) -> String {
         textLengths[field] = clusters
         scalarCounts[field] += scalars
+        return values[field].editText(edit)
     }
+
+    /// The field's error is shown from now on.
+    mutating func reveal(_ field: Int) { touched[field] = true }
+
+    /// A snapshot's touched marks.
+    mutating func restore(touched: [Bool]) { self.touched = touched }
 
     mutating func setHostError(_ field: Int, _ error: HostError) { hostErrors[field] = error }
 

@@ -2,8 +2,8 @@
 /// field edits, the picker's draft, the value before editing, and the selected wheel.
 ///
 /// Kept as plain fields rather than an optional struct, so taking and resigning focus write in
-/// place. It changes only its own fields; who becomes first responder, and what a resign commits,
-/// is decided by the session (Session+Focus.swift, Session+KeyboardFocus.swift).
+/// place. Its fields change only through its methods; who becomes first responder, and what a
+/// resign commits, is decided by the session (Session+Focus.swift, Session+KeyboardFocus.swift).
 struct FocusChain: Sendable, Equatable {
     /// The first responder's field; -1 for none.
     private(set) var field = -1
@@ -26,18 +26,18 @@ struct FocusChain: Sendable, Equatable {
 
     /// The first responder and its input view's state, built from the fields above.
     var input: InputState? {
-        get {
-            guard field >= 0 else { return nil }
-            return InputState(field: field, draft: draft, original: original, selectedWheel: wheel, draftChanged: draftChanged)
-        }
-        set {
-            guard let newValue else { return clear() }
-            field = newValue.field
-            draft = newValue.draft
-            original = newValue.original
-            wheel = newValue.selectedWheel
-            draftChanged = newValue.draftChanged
-        }
+        guard field >= 0 else { return nil }
+        return InputState(field: field, draft: draft, original: original, selectedWheel: wheel, draftChanged: draftChanged)
+    }
+
+    /// A snapshot's first responder and input view, as they were (nil: none).
+    mutating func restore(_ input: InputState?) {
+        guard let input else { return clear() }
+        field = input.field
+        draft = input.draft
+        original = input.original
+        wheel = input.selectedWheel
+        draftChanged = input.draftChanged
     }
 
     /// The user turned or picked the draft: it becomes `draft` (perhaps the same value). Whether

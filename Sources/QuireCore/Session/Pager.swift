@@ -1,11 +1,12 @@
 /// The pager's state (UIPageViewController's): the page shown when settled, the continuous
 /// position, a running drag or animation, and the auto-advance count.
 ///
-/// It changes only its own fields; what to do with them is decided by the session
-/// (Session+Paging.swift, Session+Decisions.swift).
+/// Its fields change only through its methods, which hold the pager's own arithmetic (the
+/// rubber band, the easing, an animation's leg of a tick, the auto-advance count); where to move
+/// and what to announce is decided by the session (Session+Paging.swift, Session+Decisions.swift).
 struct Pager: Sendable, Equatable {
     /// The pager's width in pixels; drags are measured against it.
-    var viewportWidth: Double
+    private(set) var viewportWidth: Double
     /// The page shown when settled (a flow page number, always visible).
     private(set) var currentPage = 0
     /// The visible index of `currentPage`, kept as pages turn and as pages before it appear or
@@ -14,7 +15,7 @@ struct Pager: Sendable, Equatable {
     /// The continuous position in visible-page units (beyond the ends during wraps and rubber bands).
     /// A position within `wholeTolerance` of a whole page is that page (CONTRACT §6.6): a release
     /// there lands at once, and the state never shows a residue such as -7.8e-17.
-    var position: Double = 0 {
+    private(set) var position: Double = 0 {
         didSet {
             let whole = position.rounded()
             if whole != position, abs(position - whole) <= Self.wholeTolerance { position = whole }
@@ -23,8 +24,8 @@ struct Pager: Sendable, Equatable {
 
     /// How near a whole page a position is that page.
     static let wholeTolerance = 1e-9
-    var motion: Motion?
-    var autoAdvance: AutoAdvance
+    private(set) var motion: Motion?
+    private(set) var autoAdvance: AutoAdvance
 
     init(viewportWidth: Double, autoAdvance: Bool) {
         self.viewportWidth = viewportWidth
@@ -40,6 +41,105 @@ struct Pager: Sendable, Equatable {
     /// A page's visibility changed: one before the current page moves the current index.
     mutating func pageVisibilityChanged(_ page: Int, _ visible: Bool) {
         if page < currentPage { currentIndex += visible ? 1 : -1 }
+    }
+
+    mutating func resize(_ width: Double) { viewportWidth = width }
+
+    // MARK: Motion
+
+    /// Runs `animation` from where the pager is (a new move, a retarget, a spring-back).
+    mutating func animate(_ animation: Animation) { motion = .animating(animation) }
+
+    /// A drag at `position` (already banded).
+    mutating func drag(_ drag: Drag, at position: Double) {
+        self.position = position
+        motion = .dragging(drag)
+    }
+
+    /// Ends any motion, standing at `position` (a spring-back landed, a cancel).
+    mutating func stop(at position: Double) {
+        motion = nil
+        self.position = position
+    }
+
+    /// A completed move lands on flow page `page`, the visible page `index`: settled there, and
+    /// auto-advance counts again from zero.
+    mutating func land(on page: Int, index: Int) {
+        motion = nil
+        turn(to: page, index: index)
+        position = Double(index)
+        autoAdvance.elapsed = 0
+    }
+
+    /// The running animation advanced by `microseconds` of its `duration`: the microseconds
+    /// left over once it has reached its end (the caller lands it), or nil while it runs on.
+    mutating func advanceAnimation(_ microseconds: Int64, duration: Int64) -> Int64? {
+        guard case .animating(var animation) = motion else { return microseconds }
+        let need = duration - animation.elapsed
+        if microseconds >= need { return microseconds - need }
+        animation.elapsed += microseconds
+        motion = .animating(animation)
+        position = animation.start + (animation.target - animation.start) * progress(duration: duration)
+        return nil
+    }
+
+    /// The eased fraction of the running animation's time (how far the current leg has gone).
+    func progress(duration: Int64) -> Double {
+        guard case .animating(let animation) = motion else { return 0 }
+        return duration > 0 ? Self.easeOutCubic(Double(animation.elapsed) / Double(duration)) : 1
+    }
+
+    static func easeOutCubic(_ t: Double) -> Double {
+        let clamped = min(1, max(0, t))
+        let rest = 1 - clamped
+        return 1 - rest * rest * rest
+    }
+
+    // MARK: The rubber band
+
+    /// How much of a drag past the way open (past an end, or beyond the neighbour) moves the pager.
+    static let rubberBand = 0.35
+
+    /// How far a drag moves the pager for a raw offset of `raw` pages: freely up to the neighbour
+    /// when the way is `open`, then at `rubberBand` of the further drag by at most one more page;
+    /// at `rubberBand` from the start when it is not.
+    static func band(_ raw: Double, open: Bool) -> Double {
+        let distance = abs(raw)
+        let banded = open ? (distance <= 1 ? distance : 1 + min(1, (distance - 1) * rubberBand)) : min(1, distance * rubberBand)
+        return raw < 0 ? -banded : banded
+    }
+
+    /// The raw offset that `band` maps to `offset` (a drag taking over keeps its position).
+    static func unband(_ offset: Double, open: Bool) -> Double {
+        let distance = abs(offset)
+        let raw = open ? (distance <= 1 ? distance : 1 + (distance - 1) / rubberBand) : distance / rubberBand
+        return offset < 0 ? -raw : raw
+    }
+
+    // MARK: Auto-advance
+
+    /// The user did something: auto-advance stops (it never resumes in this session).
+    mutating func stopAutoAdvance() { autoAdvance.active = false }
+
+    /// Counts `microseconds` of a settled wait towards a move every `interval`: the microseconds
+    /// left over when the wait is over (the count starts again), or nil while it goes on.
+    mutating func countAutoAdvance(_ microseconds: Int64, every interval: Int64) -> Int64? {
+        let need = interval - autoAdvance.elapsed
+        if microseconds >= need {
+            autoAdvance.elapsed = 0
+            return microseconds - need
+        }
+        autoAdvance.elapsed += microseconds
+        return nil
+    }
+
+    // MARK: Restoring
+
+    /// A snapshot's pager: its position, motion and auto-advance, as they were.
+    mutating func restore(position: Double?, motion: Motion?, autoAdvance: AutoAdvance?) {
+        if let position { self.position = position }
+        self.motion = motion
+        if let autoAdvance { self.autoAdvance = autoAdvance }
     }
 }
 

@@ -122,7 +122,7 @@ extension Session {
         for (field, error) in fields {
             answers.setHostError(field, error)
             updateError(field)
-            answers.touched[field] = true
+            answers.reveal(field)
         }
         applyMessage = failure.message
         emit(.refused(reason: .apply, errors: fields.map { FieldError(field: flow.fieldIDs[$0.field], code: $0.error.code) }))

@@ -167,7 +167,7 @@ extension Session: Derivation {
     func hostError(_ field: Int) -> ValidationCode? { answers.hostErrors.isEmpty ? nil : answers.hostErrors[field]?.code }
     mutating func dropHostError(_ field: Int) { answers.dropHostError(field) }
 
-    mutating func storeValue(_ field: Int, _ value: FieldValue) { answers.values[field] = value }
+    mutating func storeValue(_ field: Int, _ value: FieldValue) { answers.set(field, value) }
 
     mutating func storePageVisible(_ page: Int, _ visible: Bool) {
         answers.setPageVisible(page, visible)
@@ -195,7 +195,7 @@ extension Session: Derivation {
 
     /// Sets a field's value for real.
     mutating func setValue(_ field: Int, _ value: FieldValue) {
-        answers.values[field] = value
+        answers.set(field, value)
         answerChanged(field)
     }
 
@@ -203,7 +203,7 @@ extension Session: Derivation {
     /// depends on it is brought up to date, and a first responder that became hidden or disabled
     /// resigns (committing its draft).
     mutating func answerChanged(_ field: Int) {
-        if flow.fieldTraits[field].reveal == .change { answers.touched[field] = true }
+        if flow.fieldTraits[field].reveal == .change { answers.reveal(field) }
         reevaluate(afterChangeOf: field)
         let editing = focusChain.field
         if editing >= 0, !(answers.fieldVisible[editing] && answers.fieldEnabled[editing]) {

@@ -98,7 +98,7 @@ extension Session {
     /// A field left (resigned, or a toggle tapped) shows its error from now on, unless its
     /// errors show only on a refusal (`reveal: "submit"`, CONTRACT §6.2).
     mutating func revealOnLeaving(_ field: Int) {
-        if flow.fieldTraits[field].reveal != .submit { answers.touched[field] = true }
+        if flow.fieldTraits[field].reveal != .submit { answers.reveal(field) }
     }
 
     mutating func resign(commit: Bool, explicit: Bool = false, handingOff: Bool = false) {
@@ -319,9 +319,8 @@ extension Session {
         if length > traits.high {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
-        answers.textResized(field, clusters: length, scalars: text.unicodeScalars.count)
         focusChain.forgetEditPosition()
-        let edited = answers.values[field].editText { $0.append(text) }
+        let edited = answers.editText(field, clusters: length, scalars: text.unicodeScalars.count) { $0.append(text) }
         answerChanged(field)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
     }
@@ -330,10 +329,12 @@ extension Session {
         let field = focusChain.field
         guard field >= 0 else { return ignore(event, .noFirstResponder) }
         guard flow.fieldTraits[field].kind == .text else { return ignore(event, .notTextInput) }
-        guard case .text(let text) = answers.values[field], !text.isEmpty else { return ignore(event, .emptyText) }
-        answers.textResized(field, clusters: answers.textLengths[field] - 1, scalars: -text.last!.unicodeScalars.count)
+        guard case .text(let text) = answers.values[field], let last = text.last else { return ignore(event, .emptyText) }
+        let removed = last.unicodeScalars.count
         focusChain.forgetEditPosition()
-        let edited = answers.values[field].editText { $0.removeSubrange($0.index(before: $0.endIndex)...) }
+        let edited = answers.editText(field, clusters: answers.textLengths[field] - 1, scalars: -removed) {
+            $0.removeSubrange($0.index(before: $0.endIndex)...)
+        }
         answerChanged(field)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))
     }
@@ -365,9 +366,10 @@ extension Session {
         if length > traits.high {
             return emit(.refused(reason: .maxLength, errors: [FieldError(field: flow.fieldIDs[field], code: .maxLength)]))
         }
-        answers.textResized(field, clusters: length, scalars: replacement.unicodeScalars.count - (to - from))
         text = ""
-        let edited = answers.values[field].editText { plan.apply(to: &$0) }
+        let edited = answers.editText(field, clusters: length, scalars: replacement.unicodeScalars.count - (to - from)) {
+            plan.apply(to: &$0)
+        }
         focusChain.editEnded(atScalar: from + replacement.unicodeScalars.count, byte: plan.lowerByte + replacement.utf8.count)
         answerChanged(field)
         emit(.valueChanged(field: flow.fieldIDs[field], value: .string(edited)))

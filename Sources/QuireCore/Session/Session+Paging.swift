@@ -71,7 +71,7 @@ extension Session {
 
     /// Reveals what blocks a move and says so.
     mutating func refuse(_ reason: Refusal, _ blockers: [Blocker]) {
-        for blocker in blockers { answers.touched[blocker.field] = true }
+        for blocker in blockers { answers.reveal(blocker.field) }
         emit(.refused(reason: reason, errors: blockers.map { FieldError(field: flow.fieldIDs[$0.field], code: $0.code) }))
     }
 
@@ -91,10 +91,10 @@ extension Session {
                 animation.announced = index
                 emit(.pageWillChange(from: from, to: index))
             }
-            paging.motion = .animating(animation)
+            paging.animate(animation)
             if focusChain.hasInput { resign(commit: true) }
         } else {
-            paging.motion = .animating(animation)
+            paging.animate(animation)
         }
         if animationDuration <= 0 || paging.position == target { finishAnimation() }
     }
@@ -104,23 +104,15 @@ extension Session {
         let from = currentIndex
         let final = normalize(finished.target)
         let completed = finished.target != Double(from)
-        paging.motion = nil
-        paging.position = Double(final)
         if completed {
             applyMessage = nil
-            paging.turn(to: page(atVisible: final), index: final)
-            paging.position = Double(currentIndex)
-            paging.autoAdvance.elapsed = 0
+            paging.land(on: page(atVisible: final), index: final)
+        } else {
+            paging.stop(at: Double(final))
         }
         if let announced = finished.announced {
             emit(.pageDidChange(from: from, to: completed ? currentIndex : announced, completed: completed))
         }
-    }
-
-    static func easeOutCubic(_ t: Double) -> Double {
-        let clamped = min(1, max(0, t))
-        let rest = 1 - clamped
-        return 1 - rest * rest * rest
     }
 
     /// `paging.animationMs` in whole microseconds.
@@ -133,11 +125,7 @@ extension Session {
     }
 
     /// The eased fraction of the running animation's time (how far the current leg has gone).
-    var animationProgress: Double {
-        guard case .animating(let animation) = paging.motion else { return 0 }
-        let duration = animationDuration
-        return duration > 0 ? Self.easeOutCubic(Double(animation.elapsed) / Double(duration)) : 1
-    }
+    var animationProgress: Double { paging.progress(duration: animationDuration) }
 
     // MARK: Clock
 
@@ -151,29 +139,16 @@ extension Session {
     mutating func advanceClock(_ microseconds: Int64) {
         var remaining = microseconds
         while remaining > 0 {
-            if case .animating(var animation) = paging.motion {
-                let need = animationDuration - animation.elapsed
-                if remaining >= need {
-                    remaining -= need
-                    finishAnimation()
-                } else {
-                    animation.elapsed += remaining
-                    paging.motion = .animating(animation)
-                    paging.position = animation.start + (animation.target - animation.start) * animationProgress
-                    remaining = 0
-                }
+            if case .animating = paging.motion {
+                guard let left = paging.advanceAnimation(remaining, duration: animationDuration) else { return }
+                remaining = left
+                finishAnimation()
             } else if paging.motion == nil && paging.autoAdvance.active && !reducedMotion && applying == nil {
-                let need = Self.microseconds(flow.paging.autoAdvanceMs) - paging.autoAdvance.elapsed
-                if remaining >= need {
-                    remaining -= need
-                    paging.autoAdvance.elapsed = 0
-                    autoAdvanceStep()
-                } else {
-                    paging.autoAdvance.elapsed += remaining
-                    remaining = 0
-                }
+                guard let left = paging.countAutoAdvance(remaining, every: Self.microseconds(flow.paging.autoAdvanceMs)) else { return }
+                remaining = left
+                autoAdvanceStep()
             } else {
-                remaining = 0
+                return
             }
         }
     }
@@ -187,27 +162,11 @@ extension Session {
         switch decideMove(.step(1)) {
         case .move(let target, let index): animate(to: target, index: index)
         case .applyFirst(let page, let target, let index): beginApplying(page: page, index: index, target: target)
-        default: paging.autoAdvance.active = false
+        default: paging.stopAutoAdvance()
         }
     }
 
     // MARK: Drags
-
-    /// How far a drag moves the pager for a raw offset of `raw` pages: freely up to the neighbour
-    /// when the way is `open`, then at 0.35 of the further drag by at most one more page (a rubber
-    /// band); at 0.35 from the start when it is not.
-    static func band(_ raw: Double, open: Bool) -> Double {
-        let distance = abs(raw)
-        let banded = open ? (distance <= 1 ? distance : 1 + min(1, (distance - 1) * 0.35)) : min(1, distance * 0.35)
-        return raw < 0 ? -banded : banded
-    }
-
-    /// The raw offset that `band` maps to `offset` (a drag taking over keeps its position).
-    static func unband(_ offset: Double, open: Bool) -> Double {
-        let distance = abs(offset)
-        let raw = open ? (distance <= 1 ? distance : 1 + (distance - 1) / 0.35) : distance / 0.35
-        return offset < 0 ? -raw : raw
-    }
 
     mutating func dragBegin(_ event: Event) {
         guard flow.paging.swipe else { return ignore(event, .swipeDisabled) }
@@ -229,7 +188,7 @@ extension Session {
         let offset = paging.position - anchor
         let open = offset == 0 || isOpen(dragNeighbour(from: anchor, offset > 0 ? 1 : -1))
         updateDrag(
-            Drag(anchor: anchor, start: anchor + Self.unband(offset, open: open), announced: paging.motion?.announced, heading: heading))
+            Drag(anchor: anchor, start: anchor + Pager.unband(offset, open: open), announced: paging.motion?.announced, heading: heading))
     }
 
     func isOpen(_ neighbour: DragNeighbour) -> Bool {
@@ -252,7 +211,7 @@ extension Session {
         let raw = rawOffset(drag)
         let direction = raw > 0 ? 1 : -1
         let neighbour = raw == 0 ? DragNeighbour.none : dragNeighbour(from: drag.anchor, direction)
-        paging.position = drag.anchor + Self.band(raw, open: raw == 0 || isOpen(neighbour))
+        paging.drag(drag, at: drag.anchor + Pager.band(raw, open: raw == 0 || isOpen(neighbour)))
         // The page being revealed: the one next to the position, away from the page shown, at
         // most one page from the anchor.
         let current = Double(currentIndex)
@@ -276,7 +235,7 @@ extension Session {
             emit(.pageWillChange(from: currentIndex, to: index))
         }
         if drag.revealed != nil { drag.heading = nil }
-        paging.motion = .dragging(drag)
+        paging.drag(drag, at: paging.position)
     }
 
     mutating func dragEnd(vx: Double, _ event: Event) {
@@ -367,8 +326,7 @@ extension Session {
     mutating func cancel() {
         if let running = paging.motion {
             let from = currentIndex
-            paging.motion = nil
-            paging.position = Double(from)
+            paging.stop(at: Double(from))
             if let announced = running.announced {
                 emit(.pageDidChange(from: from, to: announced, completed: false))
             }

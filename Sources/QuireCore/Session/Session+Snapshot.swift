@@ -221,7 +221,7 @@ extension Session {
         var session = Session(
             flow: flow, locale: locale, viewportWidth: width, values: answers?.values ?? flow.fields.map(\.defaultValue),
             textLengths: answers?.textLengths)
-        if let touched { session.answers.touched = touched }
+        if let touched { session.answers.restore(touched: touched) }
         var document = reader.document
         defer { reader.document = document }
         if let page = object["page"].flatMap({ document.string($0, at: path + "page", what: "page") }) {
@@ -231,22 +231,21 @@ extension Session {
                 document.error(path + "page", "'\(page)' is not a visible page of the flow")
             }
         }
-        if let position = object["position"].flatMap({ document.number($0, at: path + "position", what: "position", in: -1e6...1e6) }) {
-            session.paging.position = position
-        }
-        if let motion = object["motion"], motion != .null {
-            session.paging.motion = restoreMotion(motion, at: path + "motion", reader: &document)
-        }
-        if let input = object["input"], input != .null {
-            session.focusChain.input = restoreInput(input, at: path + "input", session: session, reader: &document)
-        }
+        let position = object["position"].flatMap { document.number($0, at: path + "position", what: "position", in: -1e6...1e6) }
+        var motion: Motion? = nil
+        if let json = object["motion"], json != .null { motion = restoreMotion(json, at: path + "motion", reader: &document) }
+        var autoAdvance: AutoAdvance? = nil
         if let auto = object["autoAdvance"].flatMap({ document.object($0, at: path + "autoAdvance", what: "autoAdvance") }) {
-            session.paging.autoAdvance.active =
-                auto["active"].flatMap { document.bool($0, at: path + "autoAdvance" + "active", what: "active") } ?? false
-            session.paging.autoAdvance.elapsed = Int64(
+            let active = auto["active"].flatMap { document.bool($0, at: path + "autoAdvance" + "active", what: "active") } ?? false
+            let elapsed =
                 auto["elapsedUs"].flatMap {
                     document.integer($0, at: path + "autoAdvance" + "elapsedUs", what: "elapsedUs", in: 0...maxElapsed)
-                } ?? 0)
+                } ?? 0
+            autoAdvance = AutoAdvance(active: active, elapsed: Int64(elapsed))
+        }
+        session.paging.restore(position: position, motion: motion, autoAdvance: autoAdvance)
+        if let input = object["input"], input != .null {
+            session.focusChain.restore(restoreInput(input, at: path + "input", session: session, reader: &document))
         }
         if let completed = object["completed"], completed != .null,
             let result = document.object(completed, at: path + "completed", what: "completed")

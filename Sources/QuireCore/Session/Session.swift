@@ -95,7 +95,7 @@ public struct Session: Sendable, Equatable {
     mutating func dispatch(_ event: Event) {
         if case .some = completion { return ignore(event, .completed) }
         if applying != nil { return dispatchWhileApplying(event) }
-        if !event.isClock && !event.isHostAnswer { paging.autoAdvance.active = false }
+        if !event.isClock && !event.isHostAnswer { paging.stopAutoAdvance() }
         switch event {
         case .tap(let target):
             tap(target, event)
@@ -157,7 +157,7 @@ public struct Session: Sendable, Equatable {
     /// Resizes the pager (a front's viewport changed); a running drag keeps its position. A
     /// width outside `viewportWidths` is ignored.
     public mutating func setViewportWidth(_ width: Double) {
-        if Self.viewportWidths.contains(width) { paging.viewportWidth = width }
+        if Self.viewportWidths.contains(width) { paging.resize(width) }
     }
 }
 
