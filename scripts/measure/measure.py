@@ -122,7 +122,7 @@ def long_page_checks(quire, long_page, runs, frames, demo_name):
     long_frame, demo_frame = frames["quire, 320 fields on one page"], frames[demo_name]
     return [
         # The budget, 0.3 s, is about 3× the demo's first frame on this project's machine; the page
-        # measures 1.1–1.2× (docs/performance.md, "Issue 33: a page of 320 fields").
+        # measures 1.1–1.2× (docs/performance.md, "A page of 320 fields").
         ("first frame, 320 fields on one page / demo", "%.2f×" % (long_frame / demo_frame), long_frame / demo_frame <= 2.0, "≤ 2×"),
         ("peak RSS settled, 320 fields / demo", "%.2f×" % (long_rss / demo_rss), long_rss / demo_rss <= 1.5, "≤ 1.5×"),
     ]
