@@ -121,7 +121,8 @@ public enum Runner {
         var notice: RefusalNotice? = nil
         // The announcements made since the last `expectAnnounced`, kept only for scripts that
         // check them (each event's needs the errors in view from before it).
-        let keepsAnnouncements = script.steps.contains { if case .expectAnnounced = $0 { true } else { false } }
+        // (A trace shows each step's announcements too.)
+        let keepsAnnouncements = trace != nil || script.steps.contains { if case .expectAnnounced = $0 { true } else { false } }
         var announced: [Announcement] = []
         // With `update`: every notification since the last expectEmitted, and the rewrites so far.
         var sinceCheck: [SessionNotification] = []
@@ -156,12 +157,14 @@ public enum Runner {
             var lines: [String] = []
             var emitted: ArraySlice<SessionNotification> = []
             var omittedNotifications = 0
+            var stepAnnounced: [Announcement] = []
             switch step {
             case .event(let event):
                 let inView = keepsAnnouncements ? driver.withSession { $0.errorsInView } : nil
                 driver.send(event, into: &buffer)
                 if keepsAnnouncements {
-                    announced += driver.withSession { $0.announcements(after: event, emitted: buffer, before: inView) }
+                    stepAnnounced = driver.withSession { $0.announcements(after: event, emitted: buffer, before: inView) }
+                    announced += stepAnnounced
                 }
                 emittedInAll += buffer.count
                 if digest != nil {
@@ -304,6 +307,7 @@ public enum Runner {
                         shown.after = change.after.map(limits.shown)
                         return shown
                     }, failure: lines, image: options.stepImage?(index + 1))
+                entry.announced = stepAnnounced.prefix(limits.traceNotificationsPerStep).map { limits.shown($0.json) }
                 entry.omittedNotifications = omittedNotifications
                 entry.omittedChanges = omittedChanges
                 trace!.steps.append(entry)

@@ -8,6 +8,9 @@ public struct Trace: Sendable {
         public var index: Int
         public var step: JSONValue
         public var notifications: [JSONValue]
+        /// What a screen reader is told after the step (`Session.announcements`), each
+        /// `{"text", "priority"}`; empty for a check and for an event that announces nothing.
+        public var announced: [JSONValue] = []
         public var diff: [StateDiff.Entry]
         /// Why the step failed (empty when it passed).
         public var failure: [String]
@@ -40,6 +43,7 @@ public struct Trace: Sendable {
                     entry.append("index", .number(Double(step.index)))
                     entry.append("step", step.step)
                     entry.append("notifications", .array(step.notifications))
+                    if !step.announced.isEmpty { entry.append("announced", .array(step.announced)) }
                     entry.append("diff", .array(step.diff.map(\.json)))
                     entry.append("failure", .array(step.failure.map(JSONValue.string)))
                     if let image = step.image { entry.append("image", .string(image)) }
@@ -74,7 +78,7 @@ public struct Trace: Sendable {
         li{background:#fff;border:1px solid #e3e3e3;border-radius:6px;margin:8px 0;padding:8px 12px}
         li.fail{border:2px solid #c62828;background:#fff8f8} li:target{outline:3px solid #1565c0}
         .n{display:inline-block;min-width:3em;color:#888} code,pre{font:12px/1.4 ui-monospace,monospace}
-        .notes{color:#1565c0} table{border-collapse:collapse;margin-top:6px;width:100%;table-layout:fixed}
+        .notes{color:#1565c0} .heard{color:#6a1b9a} table{border-collapse:collapse;margin-top:6px;width:100%;table-layout:fixed}
         th{text-align:left;font:600 11px system-ui,sans-serif;color:#666;padding:2px 8px}
         td{border-top:1px solid #eee;padding:2px 8px;vertical-align:top;font:12px ui-monospace,monospace;overflow-wrap:anywhere}
         td.before{color:#b71c1c} td.after{color:#1b5e20} details{margin-top:6px} details.initial{margin:12px 24px 0}
@@ -113,6 +117,15 @@ public struct Trace: Sendable {
             if !step.notifications.isEmpty {
                 out += "<div class=\"notes\">→ "
                 out += step.notifications.map { Self.escape(JSONWriter.string($0)) }.joined(separator: "<br>→ ")
+                out += "</div>"
+            }
+            if !step.announced.isEmpty {
+                out += "<div class=\"heard\">🔊 "
+                out += step.announced.map { announcement in
+                    let text = announcement["text"]?.stringValue ?? ""
+                    let priority = announcement["priority"]?.stringValue ?? ""
+                    return "\(Self.escape(text)) <span class=\"n\">(\(Self.escape(priority)))</span>"
+                }.joined(separator: "<br>🔊 ")
                 out += "</div>"
             }
             if step.omittedNotifications > 0 {
