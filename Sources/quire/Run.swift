@@ -12,7 +12,7 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Open a flow's walkthrough in a GTK 4 window.",
         discussion: """
-            Without FLOW, runs the built-in demo walkthrough (data/flows/focus-onboarding.json, \
+            Without FLOW, runs the built-in demo walkthrough (data/flows/focus-app.json, \
             compiled into quire). The window follows the user's locale (LANG, LC_ALL, LC_MESSAGES) \
             unless --locale is given. Finishing the walkthrough opens the main window (a focus \
             timer set from the walkthrough); the next launch opens it directly. A walkthrough in \

@@ -414,6 +414,10 @@ def ctrl_w_closes(t):
 
 # ---------------------------------------------------------------- issue 37: the last page applies
 
+# The app's built-in demo: the demo flow with an apply on its last page (quire run's default).
+APP_DEMO = "data/flows/focus-app.json"
+
+
 def config_folder(t):
     """The XDG config folder of the case's app (its settings are there)."""
     return os.path.join(t.desktop.dir, "xdg", t.folder.replace("/", "_"), "config", "quire")
@@ -425,7 +429,7 @@ def finish_applies(t):
     walkthrough completes. A save that fails (here a folder where the settings file goes: root
     writes into a read-only folder, a user would not) keeps the walkthrough on the page with the
     reason in the notice and Finish usable again; once the save can work, Finish completes."""
-    t.start(DEMO)
+    t.start(APP_DEMO)
     goto(t, 5)
     blocker = os.path.join(config_folder(t), "focus-onboarding.settings.json")
     os.makedirs(blocker, exist_ok=True)

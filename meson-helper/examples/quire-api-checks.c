@@ -480,13 +480,16 @@ state_member (QuireSession *session, const char *name)
   return json_node_copy (json_object_get_member (json_node_get_object (state), name));
 }
 
-/* Issue 37: the demo's last page applies. apply-requested hands the page, the values and a
+/* Issue 37: the app demo's last page applies. apply-requested hands the page, the values and a
  * cancellable; Cancel stops the apply and cancels it; apply_finish with errors keeps the page
  * with the host's code on the field; with none, the session finishes. */
 static void
 test_session_apply (void)
 {
-  QuireSession *session = demo_session ();
+  /* The app's demo: the demo flow with an apply on its last page, beside it. */
+  g_autofree char *folder = g_path_get_dirname (flow_path);
+  g_autofree char *app_flow = g_build_filename (folder, "focus-app.json", NULL);
+  QuireSession *session = quire_session_new_from_file (app_flow, NULL);
   ApplySeen seen = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonNode) applying = NULL;
