@@ -34,7 +34,7 @@ struct Quire: ParsableCommand {
             6 (map) Graphviz's dot program is missing, failed or timed out; 130/143/129 (test, map) interrupted by SIGINT/SIGTERM/SIGHUP.
             """,
         version: "0.1.0",
-        subcommands: [Check.self, Test.self, CoverageCommand.self, Map.self, GenerateSessions.self, Run.self]
+        subcommands: [Check.self, Test.self, CoverageCommand.self, ReportCommand.self, Map.self, GenerateSessions.self, Run.self]
     )
 
     static func main() {
