@@ -152,7 +152,10 @@ public enum ResultsMerge {
                 continue
             }
             if let suite, suite.count != Int(count) || suite.candidates != Int(candidates) || suite.roots != roots {
-                fail(JSONPath.root + "shard", "this shard is of another run: \(Int(count)) shards of \(Int(candidates)) files, not \(suite.count) of \(suite.candidates) with the same paths")
+                fail(
+                    JSONPath.root + "shard",
+                    "this shard is of another run: \(Int(count)) shards of \(Int(candidates)) files, not \(suite.count) of \(suite.candidates) with the same paths"
+                )
             }
             suite = suite ?? (Int(count), Int(candidates), roots)
             if let other = shards[Int(index)] {
@@ -175,7 +178,8 @@ public enum ResultsMerge {
                 problems.append(
                     Diagnostic.whole(
                         file: paths.last ?? "",
-                        message: "shard\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) of \(suite.count) missing: every shard's results are needed"
+                        message:
+                            "shard\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) of \(suite.count) missing: every shard's results are needed"
                     ))
             }
         }

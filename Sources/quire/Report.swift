@@ -34,7 +34,9 @@ struct ReportCommand: ParsableCommand {
 
         func validate() throws {
             if files.isEmpty { throw ValidationError("give the shards' results, e.g. quire report merge r1.json r2.json r3.json") }
-            if junit == "-" && tap == "-" { throw ValidationError("only one report can go to standard output: give --junit or --tap a file") }
+            if junit == "-" && tap == "-" {
+                throw ValidationError("only one report can go to standard output: give --junit or --tap a file")
+            }
         }
 
         func run() throws {

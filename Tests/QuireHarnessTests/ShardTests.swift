@@ -41,7 +41,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let mixed = fixtures.appendingPathComponent("mixed").path
         let one = try quire(
-            ["test", "--plain", "--junit", folder.appendingPathComponent("one.xml").path, "--tap", folder.appendingPathComponent("one.tap").path, mixed],
+            [
+                "test", "--plain", "--junit", folder.appendingPathComponent("one.xml").path, "--tap",
+                folder.appendingPathComponent("one.tap").path, mixed,
+            ],
             in: fixtures)
         var results: [String] = []
         for k in 1...3 {
@@ -51,7 +54,10 @@ import Testing
         }
         // Given in any order.
         let merged = try quire(
-            ["report", "merge", "--junit", folder.appendingPathComponent("m.xml").path, "--tap", folder.appendingPathComponent("m.tap").path]
+            [
+                "report", "merge", "--junit", folder.appendingPathComponent("m.xml").path, "--tap",
+                folder.appendingPathComponent("m.tap").path,
+            ]
                 + results.reversed(),
             in: fixtures)
         #expect(one == 2)  // the fixture has a failing and a bad script: bad wins
@@ -77,7 +83,8 @@ import Testing
             let text = try String(contentsOf: url, encoding: .utf8)
             return text.matches(of: /<testcase classname="([^"]*)" name="([^"]*)"/).map { "\($0.1).\($0.2)" }
         }
-        #expect(try quire(["test", "--plain", "--junit", folder.appendingPathComponent("all.xml").path, "data/sessions"], in: repository) == 0)
+        #expect(
+            try quire(["test", "--plain", "--junit", folder.appendingPathComponent("all.xml").path, "data/sessions"], in: repository) == 0)
         let all = try testcases(folder.appendingPathComponent("all.xml"))
         #expect(all.count > 200)
         var union: [String] = []
@@ -99,6 +106,7 @@ import Testing
         #expect(union.sorted() == all.sorted())
         #expect(Set(union).count == union.count)
         // An index out of range is a usage error.
-        #expect(try quire(["test", "data/sessions"], in: repository, environment: ["TEST_TOTAL_SHARDS": "3", "TEST_SHARD_INDEX": "3"]) == 2)
+        #expect(
+            try quire(["test", "data/sessions"], in: repository, environment: ["TEST_TOTAL_SHARDS": "3", "TEST_SHARD_INDEX": "3"]) == 2)
     }
 }
