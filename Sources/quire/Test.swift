@@ -297,11 +297,74 @@ struct GenerateSessions: ParsableCommand {
     @Argument(help: "The folder to write into (created if missing).")
     var directory: String
 
+    @Option(
+        help: ArgumentHelp(
+            "Write witness scripts instead: a small suite reaching every coverage item of FLOW the search reaches, and each item left at its position, proved unreachable by the lint or undecided (docs/coverage.md).",
+            valueName: "FLOW"))
+    var cover: String?
+
+    @Option(help: "With --cover: how many walks the search may take.")
+    var walks = 2000
+
+    @Option(help: "With --cover: how long the search may take, in seconds.")
+    var maxSeconds = 30.0
+
     func validate() throws {
         if count < 1 || steps < 1 { throw ValidationError("--count and --steps must be at least 1") }
+        if walks < 1 || !(maxSeconds > 0) { throw ValidationError("--walks and --max-seconds must be positive") }
+    }
+
+    /// `--cover FLOW`: witness scripts, and what they do not reach.
+    func runCover(_ path: String) throws {
+        let flow: Flow
+        let bytes: [UInt8]
+        do {
+            bytes = try Flow.readDocument(path)
+            flow = try Flow.load(bytes: bytes, file: path, folder: Flow.folder(ofFile: path))
+        } catch {
+            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            throw ExitCode(Exit.badInput)
+        }
+        var bounds = WitnessSearch.Bounds()
+        bounds.walks = walks
+        bounds.steps = steps
+        bounds.seconds = maxSeconds
+        let outcome = WitnessSearch.search(flow: flow, file: path, bounds: bounds, seed: seed)
+        let names: [String]
+        do {
+            names = try WitnessSearch.write(outcome, flowPath: path, into: directory)
+        } catch {
+            printError("quire generate-sessions: cannot write into '\(Printable.line(directory))': \(error.localizedDescription)")
+            throw ExitCode(Exit.badInput)
+        }
+        let reached = outcome.total - outcome.remaining.count
+        print(
+            Printable.line(
+                "wrote \(names.count) witness script\(names.count == 1 ? "" : "s") to \(directory): \(reached) of \(outcome.total) coverage items reached in \(outcome.walks) walks of at most \(steps) steps"
+            ))
+        // Each item left, at its position in the flow: proved unreachable by the lint, or not decided.
+        var reader = DocumentReader(file: path, bytes: bytes)
+        var undecided = 0
+        for (gap, proof) in outcome.remaining {
+            if let proof {
+                reader.error(gap.path, "unreachable: \(gap.message) (the lint proves it: \(proof.message)) [\(proof.kind.rule.id)]")
+            } else {
+                undecided += 1
+                reader.error(gap.path, "undecided: \(gap.message) (not reached within the search's bounds)")
+            }
+        }
+        for diagnostic in reader.diagnostics() { print(diagnostic.description) }
+        if undecided > 0 {
+            print(
+                "\(undecided) item\(undecided == 1 ? "" : "s") undecided\(outcome.stoppedBy.map { ": the search stopped at \($0)" } ?? "")")
+        }
     }
 
     func run() throws {
+        if let cover {
+            try runCover(cover)
+            return
+        }
         do {
             try ScriptGenerator.generate(flowPath: flow, count: count, steps: steps, seed: seed, into: directory)
         } catch let error as DocumentError {

@@ -61,8 +61,10 @@ extension RunCommandTests {
             _ = try picture(1, label)
             _ = try picture(5, label)
         }
-        #expect(try Data(contentsOf: trace.appendingPathComponent(picture(5, "expected"))) == Data(
-            contentsOf: baselines.appendingPathComponent("name-page.png")))
+        #expect(
+            try Data(contentsOf: trace.appendingPathComponent(picture(5, "expected")))
+                == Data(
+                    contentsOf: baselines.appendingPathComponent("name-page.png")))
         let page = try #require(files.first { $0.hasSuffix(".html") && $0 != "index.html" })
         let html = try String(contentsOf: trace.appendingPathComponent(page), encoding: .utf8)
         #expect(html.contains(#"<figcaption>difference</figcaption><img class="shot" src="\#(try picture(5, "difference"))""#))
