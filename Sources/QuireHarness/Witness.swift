@@ -213,7 +213,8 @@ public enum WitnessSearch {
             let more = witness.reaches.count > 6 ? "; and \(witness.reaches.count - 6) more" : ""
             var script = JSONObject()
             script.append("format", .string(SessionScript.format))
-            script.append("name", .string("witness \(index + 1): \(witness.reaches.count) coverage item\(witness.reaches.count == 1 ? "" : "s")"))
+            let items = witness.reaches.count == 1 ? "1 coverage item" : "\(witness.reaches.count) coverage items"
+            script.append("name", .string("witness \(index + 1): \(items)"))
             script.append("description", .string("Reaches: \(shown)\(more)."))
             script.append("flow", .string(flowReference))
             script.append("steps", .array(witness.steps.map(\.json) + [["expect": .object(final)]]))

@@ -17,7 +17,8 @@ import Testing
         let lint = try CommandTests().quire(["check", flow])
         let warning = try #require(lint.stderr.split(separator: "\n").first { $0.contains("[page-never-shown]") })
         let position = String(warning.prefix { $0 != "$" })  // "…/flow.json:15:19: "
-        #expect(lines.contains { $0.hasPrefix(position + "$.pages[2].visibleIf: unreachable: visibleIf was never true") && $0.hasSuffix("[page-never-shown]") }, "\(generated.stdout)")
+        let trueBranch = position + "$.pages[2].visibleIf: unreachable: visibleIf was never true"
+        #expect(lines.contains { $0.hasPrefix(trueBranch) && $0.hasSuffix("[page-never-shown]") }, "\(generated.stdout)")
         #expect(lines.contains { $0.contains("$.pages[2]: unreachable: page 'both' was never current") })
 
         // The suite passes, and covers every item but those (and what the search left undecided).
