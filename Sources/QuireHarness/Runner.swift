@@ -60,6 +60,10 @@ public enum Runner {
         /// With `trace`: called after each step (1-based) for a picture of the front to show with
         /// it; returns its path relative to the trace, or nil.
         public var stepImage: (@Sendable (Int) -> String?)? = nil
+        /// A front's check of `expectScreenshot` (step, 1-based, and name): why the window differs
+        /// from its baseline (nothing when it matches) and the pictures for the trace. Without
+        /// it (headless `quire test`) the step is skipped.
+        public var screenshot: (@Sendable (Int, String) -> ScreenshotCheck)? = nil
         /// How many notifications of each recent event a failure report names.
         public var recentNotifications = 20
         public var limits = ScriptLimits.default
@@ -151,6 +155,9 @@ public enum Runner {
         // Asked once: `coverage != nil` copies the recorder (its flow and counters) to compare it.
         let covering = coverage != nil
 
+        // `expectScreenshot` mismatches, all of them (the script fails at the first once it ends).
+        var screenshotLines: [String] = []
+        var screenshotStep: Int? = nil
         stepLoop: for (index, step) in script.steps.enumerated() {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
             let before: JSONValue? = trace != nil ? driver.withSession { $0.state } : nil
@@ -158,6 +165,8 @@ public enum Runner {
             var emitted: ArraySlice<SessionNotification> = []
             var omittedNotifications = 0
             var stepAnnounced: [Announcement] = []
+            var shotLines: [String] = []
+            var shotImages: [(label: String, image: String)] = []
             switch step {
             case .event(let event):
                 let inView = keepsAnnouncements ? driver.withSession { $0.errorsInView } : nil
@@ -283,6 +292,15 @@ public enum Runner {
                 sinceCheck.removeAll(keepingCapacity: true)
                 lastRun = 0
                 window.reset(for: nextCheck[index].flatMap { expectation(script.steps[$0]) })
+            case .expectScreenshot(let name):
+                // A mismatch does not stop the script: every screenshot is compared, and the
+                // script fails at the end listing them all (below).
+                if let check = options.screenshot?(index + 1, name), !check.lines.isEmpty {
+                    screenshotLines += check.lines.map { "step \(index + 1): \($0)" }
+                    screenshotStep = screenshotStep ?? index
+                    shotLines = check.lines
+                    shotImages = check.images
+                }
             case .restart:
                 var session = driver.session
                 lines = restart(&session, flow: script.flow)
@@ -306,8 +324,9 @@ public enum Runner {
                         shown.before = change.before.map(limits.shown)
                         shown.after = change.after.map(limits.shown)
                         return shown
-                    }, failure: lines, image: options.stepImage?(index + 1))
+                    }, failure: lines + shotLines, image: options.stepImage?(index + 1))
                 entry.announced = stepAnnounced.prefix(limits.traceNotificationsPerStep).map { limits.shown($0.json) }
+                entry.screenshot = shotImages
                 entry.omittedNotifications = omittedNotifications
                 entry.omittedChanges = omittedChanges
                 trace!.steps.append(entry)
@@ -327,6 +346,16 @@ public enum Runner {
                     })
                 break stepLoop
             }
+        }
+        if failure == nil, overLimit == nil, let at = screenshotStep {
+            failure = Failure(
+                step: at + 1, location: script.location(ofStep: at), stepJSON: JSONWriter.string(script.rawStep(at)),
+                lines: [
+                    screenshotLines.count == 1
+                        ? "1 screenshot differs from its baseline:" : "\(screenshotLines.count) screenshots differ from their baselines:"
+                ]
+                    + screenshotLines,
+                recent: [])
         }
         let elapsed = (ContinuousClock.now - started).milliseconds
         trace?.failingStep = failure?.step
@@ -486,6 +515,19 @@ public struct RecentEvent: Sendable, Hashable {
     public var step: Int
     public var json: String
     public var notifications: [String]
+}
+
+/// What a front found comparing its window with an `expectScreenshot` baseline.
+public struct ScreenshotCheck: Sendable {
+    /// Why it differs; empty when it matches (or the baseline was written).
+    public var lines: [String]
+    /// Pictures for the trace: `expected`, `actual`, `difference` (paths relative to it).
+    public var images: [(label: String, image: String)]
+
+    public init(lines: [String] = [], images: [(label: String, image: String)] = []) {
+        self.lines = lines
+        self.images = images
+    }
 }
 
 public struct Failure: Sendable, Hashable {

@@ -5,6 +5,21 @@ import QuireCore
 public struct SessionScript: Sendable {
     public static let format = "quire.session/1"
 
+    /// A screenshot's name: 1 to 100 ASCII letters, digits, `-`, `_`, `.`, not starting with `.`,
+    /// so `SCRIPT.screenshots/NAME.png` stays inside its folder.
+    public static func isScreenshotName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 100, name.first != "." else { return false }
+        return name.utf8.allSatisfy { byte in
+            (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 45 || byte == 95
+                || byte == 46
+        }
+    }
+
+    /// Where the baselines of the script at `file` are: `foo.json` → `foo.screenshots/`.
+    public static func screenshotFolder(ofScript file: String) -> String {
+        (file.hasSuffix(".json") ? String(file.dropLast(5)) : file) + ".screenshots"
+    }
+
     public enum Step: Sendable {
         case event(Event)
         /// A partial match of the state (CONTRACT §5).
@@ -24,6 +39,9 @@ public struct SessionScript: Sendable {
         /// Exactly these announcements since the previous `expectAnnounced` (or the start), in
         /// order (CONTRACT §6.4): each a text (any priority), or a text and its priority.
         case expectAnnounced([(text: String, priority: Announcement.Priority?)])
+        /// The front's window matches the baseline `SCRIPT.screenshots/NAME.png` byte for byte
+        /// (`quire run --replay`; headless `quire test` has no window and skips it). Our extension.
+        case expectScreenshot(String)
         case restart
     }
 
@@ -335,7 +353,8 @@ public enum ScriptLoader {
     ]
     /// The steps that are not events.
     enum Check: String, CaseIterable {
-        case expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced, restart
+        case expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced,
+            expectScreenshot, restart
 
         static let cases = allCases
         static let table = NameTable(cases.map(\.rawValue))
@@ -698,6 +717,15 @@ public enum ScriptLoader {
                 }
             }
             return .expectAnnounced(expected)
+        case .expectScreenshot?:
+            guard case .string(let name) = value, SessionScript.isScreenshotName(name) else {
+                reader.error(
+                    path() + key,
+                    "'expectScreenshot' takes a name of 1 to 100 letters, digits, '-', '_' and '.', not starting with '.' (the baseline is SCRIPT.screenshots/NAME.png)"
+                )
+                return nil
+            }
+            return .expectScreenshot(name)
         case .restart?:
             guard value == .bool(true) else {
                 reader.error(path() + key, "'restart' takes true")
@@ -706,7 +734,7 @@ public enum ScriptLoader {
             return .restart
         case nil:
             var message =
-                "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced or restart"
+                "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced, expectScreenshot or restart"
             if let near = DocumentReader.closest(to: key, in: stepKeys) {
                 message = "unknown step '\(key)'; did you mean '\(near)'?"
             }

@@ -17,6 +17,9 @@ public struct Trace: Sendable {
         /// A picture of the front after the step (a path relative to the trace), when the run
         /// had one to show (`quire run --replay --trace`).
         public var image: String? = nil
+        /// An `expectScreenshot` that did not match: its pictures (`expected`, `actual`,
+        /// `difference`), paths relative to the trace.
+        public var screenshot: [(label: String, image: String)] = []
         /// Notifications and state changes left out of the trace (its limits, ScriptLimits).
         public var omittedNotifications = 0
         public var omittedChanges = 0
@@ -47,6 +50,11 @@ public struct Trace: Sendable {
                     entry.append("diff", .array(step.diff.map(\.json)))
                     entry.append("failure", .array(step.failure.map(JSONValue.string)))
                     if let image = step.image { entry.append("image", .string(image)) }
+                    if !step.screenshot.isEmpty {
+                        var pictures = JSONObject()
+                        for (label, image) in step.screenshot { pictures.append(label, .string(image)) }
+                        entry.append("screenshot", .object(pictures))
+                    }
                     if step.omittedNotifications > 0 { entry.append("omittedNotifications", .number(Double(step.omittedNotifications))) }
                     if step.omittedChanges > 0 { entry.append("omittedChanges", .number(Double(step.omittedChanges))) }
                     return .object(entry)
@@ -86,6 +94,7 @@ public struct Trace: Sendable {
         .top{float:right;font-size:13px} .totals .status{margin-right:4px} pre.first{color:#b71c1c}
         ol.index li.is-bad pre.first{color:#6a1b9a} ol.index a{font-family:monospace} h1,li,code,.file{overflow-wrap:anywhere}
         img.shot{max-width:320px;margin-top:6px;border:1px solid #ddd;border-radius:4px}
+        .compare{display:flex;gap:12px;flex-wrap:wrap}.compare figure{margin:0}.compare figcaption{font-weight:600}
         """
 
     /// A static page: the failure first, then every step with its notifications and state diff.
@@ -144,7 +153,16 @@ public struct Trace: Sendable {
                 }
                 out += "</table>"
             }
-            if failed { out += "<pre>\(Self.escape(lines: step.failure))</pre>" }
+            if failed || !step.screenshot.isEmpty { out += "<pre>\(Self.escape(lines: step.failure))</pre>" }
+            if !step.screenshot.isEmpty {
+                // A screenshot that differs from its baseline: the three pictures side by side.
+                out += "<div class=\"compare\">"
+                for (label, image) in step.screenshot {
+                    out += "<figure><figcaption>\(Self.escape(label))</figcaption>"
+                    out += "<img class=\"shot\" src=\"\(Self.escape(image))\" alt=\"\(Self.escape(label))\"></figure>"
+                }
+                out += "</div>"
+            }
             if let image = step.image {
                 out +=
                     "<div><img class=\"shot\" src=\"\(Self.escape(image))\" alt=\"the window after step \(step.index)\" loading=\"lazy\"></div>"

@@ -22,7 +22,7 @@ struct Quire: ParsableCommand {
             6 (map) Graphviz's dot program is missing, failed or timed out; 130/143/129 (test, map) interrupted by SIGINT/SIGTERM/SIGHUP.
             """,
         version: "0.1.0",
-        subcommands: [Check.self, Test.self, CoverageCommand.self, Map.self, GenerateSessions.self, Run.self]
+        subcommands: [Check.self, Test.self, CoverageCommand.self, ReportCommand.self, Map.self, GenerateSessions.self, Run.self]
     )
 
     static func main() {
@@ -71,10 +71,14 @@ struct Check: ParsableCommand {
             that are never or always true, a min or max the wheels cannot show, texts missing in \
             a locale the flow uses. Each is printed as file:line:column: $.path: warning: message \
             (docs/flow-format.md, "Warnings"); a duration bound the wheels snap past is a note, \
-            which --strict does not count.
+            which --strict does not count. Each finding names its rule ([page-never-shown]); \
+            --config FILE (quire.lint/1) sets rules' severities and suppresses findings by rule, \
+            file and JSON path; --format json, sarif or gitlab writes the findings to standard \
+            output as quire.check/1, SARIF 2.1.0 or GitLab Code Quality JSON (docs/lint.md).
 
-            Exits 0 when every flow is valid, 2 when any is not (or a path cannot be read, or a \
-            script was named), 1 with --strict when every flow is valid but one has a warning.
+            Exits 0 when every flow is valid, 2 when any is not (or a path cannot be read, a \
+            script was named, or the config was rejected), 1 when every flow is valid but one has \
+            a finding of severity error, or, with --strict, a warning.
             """)
 
     @Argument(help: "Flow files (quire.flow/1) or folders of them.")
@@ -91,6 +95,19 @@ struct Check: ParsableCommand {
         help: "The largest flow file read, in bytes (default: \(JSONLimits.default.documentBytes), 16 MiB).")
     var maxBytes: Int?
 
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, sarif, gitlab
+    }
+
+    @Option(
+        help:
+            "text (default: findings on standard error), json (quire.check/1), sarif (SARIF 2.1.0) or gitlab (Code Quality JSON), on standard output (docs/lint.md)."
+    )
+    var format: Format = .text
+
+    @Option(help: "A lint config (quire.lint/1): rule severities and suppressions (docs/lint.md).")
+    var config: String?
+
     func validate() throws {
         if flows.isEmpty { throw ValidationError("give at least one flow file or folder") }
         if let maxBytes, maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1 (got \(maxBytes))") }
@@ -105,23 +122,46 @@ struct Check: ParsableCommand {
 
     enum Outcome {
         case valid, rejected, skipped
-        /// Valid, with this many warnings.
+        /// Valid, with this many warnings (not suppressed).
         case warned(Int)
+        /// Valid, with a finding of a rule whose severity is error (not suppressed).
+        case failed
         /// A session script named on its own.
         case script
     }
 
+    /// What the run gathers for the report formats, and the suppressions that matched.
+    final class Gathered {
+        var report = LintReport(toolVersion: Quire.configuration.version)
+        var used = Set<Int>()
+    }
+
     func run() throws {
+        var lintConfig = LintConfig()
+        if let config {
+            do {
+                lintConfig = try LintConfig.load(path: config)
+            } catch {
+                for diagnostic in error.diagnostics { printError(diagnostic.description) }
+                printError("quire check: the lint config '\(Printable.line(config))' was rejected")
+                throw ExitCode(QuireExit.badInput)
+            }
+        }
+        let gathered = Gathered()
         var checked = 0
         var rejected = 0
         var scripts = 0
         var warned = 0
+        var failed = 0
         func count(_ outcome: Outcome) {
             switch outcome {
             case .valid: checked += 1
             case .warned:
                 checked += 1
                 warned += 1
+            case .failed:
+                checked += 1
+                failed += 1
             case .rejected:
                 checked += 1
                 rejected += 1
@@ -136,29 +176,49 @@ struct Check: ParsableCommand {
                 for entry in FileWalker.jsonFiles(in: path) {
                     let outcome: Outcome
                     if let problem = entry.problem {
-                        printError(Diagnostic.whole(file: entry.path, message: problem).description)
+                        let whole = Diagnostic.whole(file: entry.path, message: problem)
+                        printError(whole.description)
+                        gathered.report.addRejected(file: entry.path, errors: [whole])
                         outcome = .rejected
                     } else {
-                        outcome = check(entry.path, named: false)
+                        outcome = check(entry.path, named: false, config: lintConfig, into: gathered)
                     }
                     if case .skipped = outcome {} else { found = true }
                     count(outcome)
                 }
                 if !found {
-                    printError(Diagnostic.whole(file: path, message: "no quire.flow/1 flow in this folder").description)
+                    let whole = Diagnostic.whole(file: path, message: "no quire.flow/1 flow in this folder")
+                    printError(whole.description)
+                    gathered.report.addRejected(file: path, errors: [whole])
                     count(.rejected)
                 }
             case .problem(let message):
-                printError(Diagnostic.whole(file: path, message: message).description)
+                let whole = Diagnostic.whole(file: path, message: message)
+                printError(whole.description)
+                gathered.report.addRejected(file: path, errors: [whole])
                 count(.rejected)
             case .file, .other, .missing:
-                count(check(path, named: true))
+                count(check(path, named: true, config: lintConfig, into: gathered))
             }
+        }
+        if config != nil {
+            // A suppression that matched nothing is stale: said once, in every format.
+            for diagnostic in lintConfig.unused(gathered.used) { printError(diagnostic.description) }
+        }
+        switch format {
+        case .text: break
+        case .json: print(gathered.report.json(), terminator: "")
+        case .sarif: print(gathered.report.sarif(config: lintConfig), terminator: "")
+        case .gitlab: print(gathered.report.gitlab(), terminator: "")
         }
         if rejected > 0 {
             printError("\(rejected) of \(checked) flow\(checked == 1 ? "" : "s") rejected")
         }
         if rejected > 0 || scripts > 0 { throw ExitCode(QuireExit.badInput) }
+        if failed > 0 {
+            printError("\(failed) of \(checked) flow\(checked == 1 ? "" : "s") with findings of severity error")
+            throw ExitCode(QuireExit.failed)
+        }
         if strict && warned > 0 {
             printError("\(warned) of \(checked) flow\(checked == 1 ? "" : "s") with warnings (--strict)")
             throw ExitCode(QuireExit.failed)
@@ -167,12 +227,13 @@ struct Check: ParsableCommand {
 
     /// Checks one file. Found in a folder, a file that is not a flow is skipped; named on the
     /// command line, it is checked as a flow (a session script gets a hint instead).
-    func check(_ path: String, named: Bool) -> Outcome {
+    func check(_ path: String, named: Bool, config: LintConfig, into gathered: Gathered) -> Outcome {
         let bytes: [UInt8]
         do {
             bytes = try Flow.readDocument(path, limits: limits)
         } catch {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            gathered.report.addRejected(file: path, errors: error.diagnostics)
             return .rejected
         }
         if let value = try? DocumentReader.parse(file: path, bytes: bytes, limits: limits).0, case .object(let object) = value {
@@ -199,22 +260,48 @@ struct Check: ParsableCommand {
             let layouts = flow.layoutDiagnostics(file: path, bytes: bytes)
             if !layouts.isEmpty {
                 for diagnostic in layouts { printError(diagnostic.description) }
+                gathered.report.addRejected(file: path, errors: layouts)
                 return .rejected
             }
             let lint = FlowLint(flow)
-            for diagnostic in lint.diagnostics(file: path, bytes: bytes) { printError(diagnostic.description) }
-            let warnings = lint.warningCount
-            let notes = lint.warnings.count - warnings
-            if !quiet {
+            let findings = gathered.report.add(
+                file: path, flow: flow.id, lint: lint, bytes: bytes, config: config, used: &gathered.used)
+            let shown = findings.filter { $0.suppressed == nil }
+            if format == .text {
+                // `file:line:column: $.path: warning: message [rule-id]`, in document order.
+                // At most `diagnosticLimit` a file, as for load errors; the other formats list all.
+                for finding in shown.prefix(DocumentReader.diagnosticLimit) {
+                    let message = "\(finding.severity.rawValue): \(finding.message) [\(finding.rule.id)]"
+                    printError(Diagnostic(file: path, position: finding.position, path: finding.path, message: message).description)
+                }
+                if shown.count > DocumentReader.diagnosticLimit {
+                    let more = shown.count - DocumentReader.diagnosticLimit
+                    printError(
+                        Diagnostic.whole(
+                            file: path,
+                            message:
+                                "… and \(more) more problem\(more == 1 ? "" : "s") (a file lists its first \(DocumentReader.diagnosticLimit))"
+                        ).description)
+                }
+            }
+            let errors = shown.count { $0.severity == .error }
+            let warnings = shown.count { $0.severity == .warning }
+            let notes = shown.count { $0.severity == .note }
+            let suppressed = findings.count - shown.count
+            if !quiet && format == .text {
                 let pages = flow.pages.count == 1 ? "1 page" : "\(flow.pages.count) pages"
                 let fields = flow.fields.count == 1 ? "1 field" : "\(flow.fields.count) fields"
-                var extra = warnings == 0 ? "" : ", \(warnings) warning\(warnings == 1 ? "" : "s")"
+                var extra = errors == 0 ? "" : ", \(errors) error\(errors == 1 ? "" : "s")"
+                if warnings > 0 { extra += ", \(warnings) warning\(warnings == 1 ? "" : "s")" }
                 if notes > 0 { extra += ", \(notes) note\(notes == 1 ? "" : "s")" }
+                if suppressed > 0 { extra += ", \(suppressed) suppressed" }
                 print(Printable.line("\(path): ok: flow '\(flow.id)', \(pages), \(fields)\(extra)"))
             }
+            if errors > 0 { return .failed }
             return warnings == 0 ? .valid : .warned(warnings)
         } catch {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            gathered.report.addRejected(file: path, errors: error.diagnostics)
             return .rejected
         }
     }

@@ -58,6 +58,12 @@ struct Run: ParsableCommand {
             valueName: "DIR"))
     var trace: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "With --replay: write each expectScreenshot's baseline (SCRIPT.screenshots/NAME.png) from the window instead of comparing."
+        ))
+    var updateScreenshots = false
+
     @Flag(help: .hidden)
     var exitAfterFirstFrame = false
 
@@ -74,6 +80,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if trace != nil && replay == nil { throw ValidationError("--trace goes with --replay") }
+        if updateScreenshots && replay == nil { throw ValidationError("--update-screenshots goes with --replay") }
         if !["system", "light", "dark"].contains(style) {
             throw ValidationError("--style must be system, light or dark")
         }
@@ -170,10 +177,12 @@ struct Run: ParsableCommand {
             }
             try checkLayouts(of: script.flow, file: "\(path) (its flow)")
             let traceDirectory = trace
+            let updateScreenshots = self.updateScreenshots
             let outcome = MainActor.assumeIsolated { () -> QuireApplication.ReplayOutcome? in
                 var options = QuireApplication.Options()
                 options.style = QuireApplication.Appearance(rawValue: style) ?? .system
-                return QuireApplication.replay(script, options: options, traceDirectory: traceDirectory)
+                return QuireApplication.replay(
+                    script, options: options, traceDirectory: traceDirectory, updateScreenshots: updateScreenshots)
             }
             guard let outcome else {
                 printError("quire run: cannot open a display; run it under Xvfb (xvfb-run quire run --replay …)")
@@ -186,6 +195,7 @@ struct Run: ParsableCommand {
             console.report(outcome.result)
             if case .passed = outcome.result.status { summary.passed = 1 } else { summary.failed = 1 }
             let counts = outcome.counts
+            for written in outcome.baselinesWritten { sink.write(Printable.line("screenshot baseline written: \(written)") + "\n") }
             sink.write(
                 "replayed through the widgets: \(counts.throughWidgets) events; sent directly (no widget could): \(counts.direct); clock: \(counts.clock)\n"
             )

@@ -32,6 +32,12 @@ struct Test: ParsableCommand {
             expectation (a restart that changed the session, an ignored event in a strict script) \
             still fails. Review the changes (git diff) before committing them (docs/session-scripts.md).
 
+            --shard K/N runs part K of N; --results FILE writes the run's results as \
+            quire.results/1, which quire report merge turns into the JUnit and TAP reports of one \
+            unsharded run. Without --shard, Bazel's TEST_TOTAL_SHARDS and TEST_SHARD_INDEX choose \
+            the shard (TEST_SHARD_STATUS_FILE is touched), and without --junit the JUnit report \
+            goes to XML_OUTPUT_FILE when it is set (docs/sharding.md).
+
             Reports (--junit, --tap, --final-states, --coverage-json, --coverage-lcov, --trace) are written to a temporary file \
             beside each and renamed into place only when complete, so a report is whole or absent.
 
@@ -66,6 +72,11 @@ struct Test: ParsableCommand {
 
     @Option(help: ArgumentHelp("Write a JSON trace and an HTML page per script into DIR.", valueName: "DIR"))
     var trace: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Write this run's results as quire.results/1 JSON to FILE, for quire report merge (docs/sharding.md).", valueName: "FILE"))
+    var results: String?
 
     @Option(
         help: ArgumentHelp(
@@ -109,9 +120,10 @@ struct Test: ParsableCommand {
         }
         if jobs < 1 { throw ValidationError("--jobs takes how many scripts to run at once, at least 1; got \(jobs)") }
         if update && repeatEach > 1 { throw ValidationError("--update runs each script once; leave out --repeat-each") }
-        if [tap, junit, finalStates, coverageJson, coverageLcov].filter({ $0 == "-" }).count > 1 {
+        if [tap, junit, finalStates, coverageJson, coverageLcov, results].filter({ $0 == "-" }).count > 1 {
             throw ValidationError(
-                "only one report can go to standard output: give --tap, --junit, --final-states, --coverage-json or --coverage-lcov a file")
+                "only one report can go to standard output: give --tap, --junit, --final-states, --coverage-json, --coverage-lcov or --results a file"
+            )
         }
         if let shard, parseShard(shard) == nil {
             throw ValidationError("--shard takes K/N with 1 <= K <= N, e.g. 1/4; got '\(shard)'")
@@ -124,11 +136,40 @@ struct Test: ParsableCommand {
         return (k, n)
     }
 
+    /// Bazel's test sharding protocol: with TEST_TOTAL_SHARDS and TEST_SHARD_INDEX (0-based) set
+    /// and no --shard, run that shard; TEST_SHARD_STATUS_FILE is touched to say sharding is
+    /// supported; XML_OUTPUT_FILE is where the JUnit report goes when --junit is not given.
+    static func bazelShard(_ environment: [String: String]) throws -> (Int, Int)? {
+        guard let totalText = environment["TEST_TOTAL_SHARDS"], let indexText = environment["TEST_SHARD_INDEX"] else { return nil }
+        guard let total = Int(totalText), let index = Int(indexText), total >= 1, index >= 0, index < total else {
+            throw ValidationError(
+                "TEST_TOTAL_SHARDS and TEST_SHARD_INDEX must be N >= 1 and 0 <= K < N (Bazel's sharding); got '\(totalText)' and '\(indexText)'"
+            )
+        }
+        if let status = environment["TEST_SHARD_STATUS_FILE"], !status.isEmpty {
+            let fd = Foundation.open(status, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+            if fd < 0 {
+                throw ValidationError(
+                    "cannot touch TEST_SHARD_STATUS_FILE '\(Printable.line(status))': \(String(cString: strerror(errno)))")
+            }
+            futimens(fd, nil)
+            close(fd)
+        }
+        return (index + 1, total)
+    }
+
     func run() throws {
         let candidates = Suite.discover(paths)
         var options = Suite.Options(jobs: jobs)
-        if let shard, let (k, n) = parseShard(shard) { options.shard = (k, n) }
-        options.runner.recordSteps = junit != nil
+        let environment = ProcessInfo.processInfo.environment
+        if let shard, let (k, n) = parseShard(shard) {
+            options.shard = (k, n)
+        } else if let (k, n) = try Self.bazelShard(environment) {
+            options.shard = (k, n)
+        }
+        var junit = self.junit
+        if junit == nil, let xml = environment["XML_OUTPUT_FILE"], !xml.isEmpty { junit = xml }
+        options.runner.recordSteps = junit != nil || results != nil
         options.runner.trace = trace != nil
         options.runner.finalState = finalStates != nil
         let covering = coverage || coverageJson != nil || coverageLcov != nil
@@ -141,7 +182,8 @@ struct Test: ParsableCommand {
         Interruption.install { signal in
             "quire test: interrupted by \(signal); unfinished reports were removed (none was written in part)"
         }
-        let reportToStdout = tap == "-" || junit == "-" || finalStates == "-" || coverageJson == "-" || coverageLcov == "-"
+        let reportToStdout =
+            tap == "-" || junit == "-" || finalStates == "-" || coverageJson == "-" || coverageLcov == "-" || results == "-"
         let consoleFD: Int32 = reportToStdout ? 2 : 1
         let consoleSink = reportToStdout ? FileSink.standardError() : FileSink.standardOutput()
         let live = !plain && isatty(consoleFD) != 0
@@ -171,6 +213,11 @@ struct Test: ParsableCommand {
             }
         }
         if let finalStates { reporters.append(FinalStatesReporter(sink: try open(finalStates, "the final states"))) }
+        if let results {
+            reporters.append(
+                ResultsReporter(
+                    sink: try open(results, "the results"), shard: options.shard, total: candidates.count, roots: paths))
+        }
         let coverageJSONFile = try coverageJson.map { try open($0, "the coverage JSON") }
         let coverageLcovFile = try coverageLcov.map { try open($0, "the lcov coverage") }
         var traces: TraceWriter?
@@ -212,7 +259,7 @@ struct Test: ParsableCommand {
         if outcome.summary.failed > 0 { throw ExitCode(QuireExit.failed) }
         if outcome.summary.passed == 0 {
             // Only possible with a shard that got no script.
-            printError("quire test: no script ran (shard \(shard ?? "1/1") of \(candidates.count) files)")
+            printError("quire test: no script ran (shard \(options.shard.index)/\(options.shard.count) of \(candidates.count) files)")
         }
     }
 }
@@ -250,11 +297,74 @@ struct GenerateSessions: ParsableCommand {
     @Argument(help: "The folder to write into (created if missing).")
     var directory: String
 
+    @Option(
+        help: ArgumentHelp(
+            "Write witness scripts instead: a small suite reaching every coverage item of FLOW the search reaches, and each item left at its position, proved unreachable by the lint or undecided (docs/coverage.md).",
+            valueName: "FLOW"))
+    var cover: String?
+
+    @Option(help: "With --cover: how many walks the search may take.")
+    var walks = 2000
+
+    @Option(help: "With --cover: how long the search may take, in seconds.")
+    var maxSeconds = 30.0
+
     func validate() throws {
         if count < 1 || steps < 1 { throw ValidationError("--count and --steps must be at least 1") }
+        if walks < 1 || !(maxSeconds > 0) { throw ValidationError("--walks and --max-seconds must be positive") }
+    }
+
+    /// `--cover FLOW`: witness scripts, and what they do not reach.
+    func runCover(_ path: String) throws {
+        let flow: Flow
+        let bytes: [UInt8]
+        do {
+            bytes = try Flow.readDocument(path)
+            flow = try Flow.load(bytes: bytes, file: path, folder: Flow.folder(ofFile: path))
+        } catch {
+            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            throw ExitCode(QuireExit.badInput)
+        }
+        var bounds = WitnessSearch.Bounds()
+        bounds.walks = walks
+        bounds.steps = steps
+        bounds.seconds = maxSeconds
+        let outcome = WitnessSearch.search(flow: flow, file: path, bounds: bounds, seed: seed)
+        let names: [String]
+        do {
+            names = try WitnessSearch.write(outcome, flowPath: path, into: directory)
+        } catch {
+            printError("quire generate-sessions: cannot write into '\(Printable.line(directory))': \(error.localizedDescription)")
+            throw ExitCode(QuireExit.badInput)
+        }
+        let reached = outcome.total - outcome.remaining.count
+        print(
+            Printable.line(
+                "wrote \(names.count) witness script\(names.count == 1 ? "" : "s") to \(directory): \(reached) of \(outcome.total) coverage items reached in \(outcome.walks) walks of at most \(steps) steps"
+            ))
+        // Each item left, at its position in the flow: proved unreachable by the lint, or not decided.
+        var reader = DocumentReader(file: path, bytes: bytes)
+        var undecided = 0
+        for (gap, proof) in outcome.remaining {
+            if let proof {
+                reader.error(gap.path, "unreachable: \(gap.message) (the lint proves it: \(proof.message)) [\(proof.kind.rule.id)]")
+            } else {
+                undecided += 1
+                reader.error(gap.path, "undecided: \(gap.message) (not reached within the search's bounds)")
+            }
+        }
+        for diagnostic in reader.diagnostics() { print(diagnostic.description) }
+        if undecided > 0 {
+            print(
+                "\(undecided) item\(undecided == 1 ? "" : "s") undecided\(outcome.stoppedBy.map { ": the search stopped at \($0)" } ?? "")")
+        }
     }
 
     func run() throws {
+        if let cover {
+            try runCover(cover)
+            return
+        }
         do {
             try ScriptGenerator.generate(flowPath: flow, count: count, steps: steps, seed: seed, into: directory)
         } catch let error as DocumentError {

@@ -250,3 +250,24 @@ import Testing
         #expect(zero.stderr.contains("--max-bytes must be at least 1 (got 0)"))
     }
 }
+
+/// `expectScreenshot` headlessly: no window, so the step is skipped; a name that could leave its
+/// folder is bad input at its position.
+@Suite struct ScreenshotStepTests {
+    @Test func quireTestSkipsScreenshotsAndRefusesANameThatLeavesTheFolder() throws {
+        let run = try CommandTests().quire(["test", "--plain", "screenshots/walkthrough.json"])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.lastLine == "1 passed, 0 failed")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-shot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let flow = fixtures.appendingPathComponent("screenshots/flow.json").path
+        try Data(
+            #"{"format": "quire.session/1", "flow": "\#(flow)", "steps": [{"expectScreenshot": "../up"}]}"#.utf8
+        ).write(to: folder.appendingPathComponent("s.json"))
+        let bad = try CommandTests().quire(["test", "--plain", "s.json"], in: folder)
+        #expect(bad.status == 2)
+        #expect(bad.stdout.contains("s.json:1:"), "\(bad.stdout)")
+        #expect(bad.stdout.contains("$.steps[0].expectScreenshot: 'expectScreenshot' takes a name of 1 to 100 letters"))
+    }
+}

@@ -10,6 +10,8 @@ extension QuireApplication {
     public struct ReplayOutcome: Sendable {
         public var result: ScriptResult
         public var counts: ReplayDriver.Counts
+        /// With `updateScreenshots`: the baselines written, in order.
+        public var baselinesWritten: [String] = []
     }
 
     /// Replays `script` through the real widgets of a walkthrough window and quits: the harness's
@@ -17,7 +19,11 @@ extension QuireApplication {
     /// (no autosave, no settings). Nil when no display could be opened.
     /// With `traceDirectory`, the result carries the harness's trace and a picture of the window
     /// after each step is saved beside it (`NAME-step-N.png`, named in the trace).
-    public static func replay(_ script: SessionScript, options: Options = Options(), traceDirectory: String? = nil) -> ReplayOutcome? {
+    /// `expectScreenshot` steps compare the window with their baselines (`SCRIPT.screenshots/`),
+    /// or write them with `updateScreenshots`.
+    public static func replay(
+        _ script: SessionScript, options: Options = Options(), traceDirectory: String? = nil, updateScreenshots: Bool = false
+    ) -> ReplayOutcome? {
         guard Toolkit.initialize() else { return nil }
         // libadwaita's stylesheet, so a replay's pictures look as the app does.
         Adwaita.initialize()
@@ -47,8 +53,11 @@ extension QuireApplication {
                 runnerOptions.trace = true
                 runnerOptions.stepImage = { index in MainActor.assumeIsolated { camera.shoot(index) } }
             }
+            let baseline = ScreenshotBaseline(
+                driver: driver, scriptFile: script.file, update: updateScreenshots, traceDirectory: traceDirectory)
+            runnerOptions.screenshot = { step, name in MainActor.assumeIsolated { baseline.check(step: step, name: name) } }
             let result = Runner.run(script, options: runnerOptions, driver: driver)
-            outcome = ReplayOutcome(result: result, counts: driver.counts)
+            outcome = ReplayOutcome(result: result, counts: driver.counts, baselinesWritten: baseline.written)
             gtk_window_destroy(gtkWindow)
             g_application_quit(quire_g_application(app.pointer))
         }

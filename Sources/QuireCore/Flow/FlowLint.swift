@@ -23,7 +23,7 @@ public struct FlowLint: Sendable {
         public var isNote: Bool { kind == .minUnreachable || kind == .maxUnreachable || kind == .notAnalysed }
     }
 
-    public enum Kind: String, Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
         case pageNeverVisible, fieldNeverVisible, fieldNeverEnabled, conditionNeverTrue, conditionAlwaysTrue
         case minUnreachable, maxUnreachable, missingText, notAnalysed
         /// `"back": false` where no backward move could happen anyway.
