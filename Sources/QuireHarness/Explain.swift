@@ -98,8 +98,11 @@ enum Explain {
                 addRefusal()
             case "focus":
                 if case .string(let id)? = mismatch.expected, let field = flow.fieldIndex(of: id) {
-                    if !session.isShown(field: field) { add(session.explainFieldVisibility(field)) }
-                    else if !session.isEnabled(field: field) { add(session.explainFieldEnabled(field)) }
+                    if !session.isShown(field: field) {
+                        add(session.explainFieldVisibility(field))
+                    } else if !session.isEnabled(field: field) {
+                        add(session.explainFieldEnabled(field))
+                    }
                 }
             default:
                 continue

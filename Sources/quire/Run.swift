@@ -58,6 +58,12 @@ struct Run: ParsableCommand {
             valueName: "DIR"))
     var trace: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Follow FLOW and its page layouts: a save that loads is shown at once, at the page and with the answers you had; a save that does not load leaves the window running and shows its problems.",
+            discussion: "Each reload prints a `watch:` line. Starts a new walkthrough (no resume); not with --record or --replay."))
+    var watch = false
+
     @Flag(help: .hidden)
     var exitAfterFirstFrame = false
 
@@ -74,6 +80,8 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if trace != nil && replay == nil { throw ValidationError("--trace goes with --replay") }
+        if watch && flow == nil { throw ValidationError("--watch needs a FLOW file to watch") }
+        if watch && (replay != nil || record != nil) { throw ValidationError("--watch cannot be combined with --record or --replay") }
         if !["system", "light", "dark"].contains(style) {
             throw ValidationError("--style must be system, light or dark")
         }
@@ -114,6 +122,7 @@ struct Run: ParsableCommand {
                 options.exitAfterFirstFrame = exitAfterFirstFrame
                 options.record = record
                 options.flowPath = flow
+                options.watch = watch
                 options.frameStats = (ProcessInfo.processInfo.environment["QUIRE_FRAME_STATS"] ?? "0") != "0"
                 options.measureStart = ProcessInfo.processInfo.environment["QUIRE_MEASURE_T0_US"].flatMap { Int($0) }
                 StartupMarks.add("options")

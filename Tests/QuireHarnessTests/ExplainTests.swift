@@ -68,7 +68,8 @@ import Testing
 
     @Test func aPageExpectedButHiddenIsNamed() throws {
         #expect(
-            try failure(#"{"tap": "userName"}, {"type": "A"}, {"tap": "button:next"}, {"settle": true}, {"expect": {"page": {"id": "extra"}}}"#)
+            try failure(
+                #"{"tap": "userName"}, {"type": "A"}, {"tap": "button:next"}, {"settle": true}, {"expect": {"page": {"id": "extra"}}}"#)
                 == [
                     #"$.page.id: expected "extra", got "end""#,
                     "why: page 'extra' hidden: its visibleIf (flow.json:13:17) read more = false",
@@ -157,9 +158,10 @@ import Testing
 
     /// A mismatch no rule decides (a value) explains nothing, and a passing step nothing.
     @Test func aValueExplainsNothing() throws {
-        #expect(try failure(#"{"tap": "userName"}, {"type": "A"}, {"expect": {"values": {"userName": "B"}}}"#) == [
-            #"$.values.userName: expected "B", got "A""#
-        ])
+        #expect(
+            try failure(#"{"tap": "userName"}, {"type": "A"}, {"expect": {"values": {"userName": "B"}}}"#) == [
+                #"$.values.userName: expected "B", got "A""#
+            ])
     }
 
     /// The explanation reaches TAP, JUnit and the trace as well as the console.
@@ -174,7 +176,9 @@ import Testing
         let why = "page 'extra' hidden: its visibleIf (flow.json:13:17) read more = false"
         #expect(run.stdout.contains("    why: " + why + "\n"))
         #expect(try String(contentsOf: work.appendingPathComponent("out.tap"), encoding: .utf8).contains(why))
-        #expect(try String(contentsOf: work.appendingPathComponent("out.xml"), encoding: .utf8).contains("its visibleIf (flow.json:13:17) read more = false"))
+        #expect(
+            try String(contentsOf: work.appendingPathComponent("out.xml"), encoding: .utf8).contains(
+                "its visibleIf (flow.json:13:17) read more = false"))
         let traces = try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent("trace").path)
         let json = try #require(traces.first { $0.hasSuffix(".trace.json") })
         #expect(try String(contentsOf: work.appendingPathComponent("trace/" + json), encoding: .utf8).contains(why))

@@ -37,6 +37,13 @@ struct AppStrings {
     var timesUp: String { tr("Time's up") }
     func remaining(_ time: String) -> String { tr("{time} remaining", ["time": time]) }
     func sessionEnded(_ duration: String) -> String { tr("Your focus session of {duration} has ended.", ["duration": duration]) }
+    // `quire run --watch`: what the last save of the flow did.
+    var watchNotLoaded: String { tr("The saved flow does not load; the walkthrough still runs the flow loaded before:") }
+    func watchReplayStopped(event: Int, of total: Int, json: String, reason: String) -> String {
+        tr(
+            "Reloaded. Your events were replayed up to event {event} of {total}, {json}, which no longer applies: {reason}",
+            ["event": String(event), "total": String(total), "json": json, "reason": reason])
+    }
     var runAgain: String { tr("Run the walkthrough again") }
     var yourSettings: String { tr("Your settings") }
     var preferences: String { tr("Preferences") }

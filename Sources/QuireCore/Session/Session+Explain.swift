@@ -97,7 +97,8 @@ extension Session {
         guard let condition = definition.visibleIf else {
             return Explanation(decision: decision, rule: "it has no visibleIf", path: nil)
         }
-        return Explanation(decision: decision, rule: "its visibleIf", path: flow.path(ofField: field) + "visibleIf", reads: reads(of: condition))
+        return Explanation(
+            decision: decision, rule: "its visibleIf", path: flow.path(ofField: field) + "visibleIf", reads: reads(of: condition))
     }
 
     /// Why field `field` is enabled or disabled now.
@@ -107,7 +108,8 @@ extension Session {
         guard let condition = definition.enabledIf else {
             return Explanation(decision: decision, rule: "it has no enabledIf", path: nil)
         }
-        return Explanation(decision: decision, rule: "its enabledIf", path: flow.path(ofField: field) + "enabledIf", reads: reads(of: condition))
+        return Explanation(
+            decision: decision, rule: "its enabledIf", path: flow.path(ofField: field) + "enabledIf", reads: reads(of: condition))
     }
 
     /// Why field `field` has the error it has now, or none: hidden and disabled fields are not
@@ -141,7 +143,8 @@ extension Session {
         let shown = answers.touched[field] ? "" : " (not revealed yet)"
         if code == .required {
             if definition.required {
-                return Explanation(decision: "'\(definition.id)' \(code)\(shown)", rule: "\(definition.id) is required", path: fieldPath + "required")
+                return Explanation(
+                    decision: "'\(definition.id)' \(code)\(shown)", rule: "\(definition.id) is required", path: fieldPath + "required")
             }
             if let condition = definition.requiredIf {
                 return Explanation(
@@ -150,7 +153,8 @@ extension Session {
             }
         }
         if answers.hostErrors[field]?.code == code {
-            return Explanation(decision: "'\(definition.id)' \(code)\(shown)", rule: "the host's error, kept until the value changes", path: nil)
+            return Explanation(
+                decision: "'\(definition.id)' \(code)\(shown)", rule: "the host's error, kept until the value changes", path: nil)
         }
         return Explanation(
             decision: "'\(definition.id)' \(code)\(shown)", rule: "its \(code)", path: fieldPath + code.rawValue, reads: [value])
@@ -217,9 +221,12 @@ extension Session {
             let page = paging.currentPage
             if !flow.pages[page].back {
                 return Explanation(
-                    decision: decision, rule: "page '\(flow.pages[page].id)' says \"back\": false", path: JSONPath.root + "pages" + page + "back")
+                    decision: decision, rule: "page '\(flow.pages[page].id)' says \"back\": false",
+                    path: JSONPath.root + "pages" + page + "back")
             }
-            if !flow.paging.wrap && index == 0 { return Explanation(decision: decision, rule: "the first page has no Back (paging.wrap is false)", path: nil) }
+            if !flow.paging.wrap && index == 0 {
+                return Explanation(decision: decision, rule: "the first page has no Back (paging.wrap is false)", path: nil)
+            }
             return Explanation(decision: decision, rule: count > 1 ? where_ : "only one page is shown", path: nil)
         case .next:
             if count <= 1 { return Explanation(decision: decision, rule: "only one page is shown", path: nil) }
