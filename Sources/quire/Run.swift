@@ -20,7 +20,8 @@ struct Run: ParsableCommand {
 
             Keys: the arrows, Page_Up/Page_Down, Home/End, Tab, Return, Escape and BackSpace act as \
             in a session script; Alt+Left/Alt+Right go back/next, Alt+S skips, Ctrl+Return \
-            finishes, Ctrl+R runs the walkthrough again, Ctrl+T starts or pauses the focus timer, \
+            finishes, Ctrl+R runs the walkthrough again, Ctrl+E (with --record) inserts an expect of \
+            what is on screen into the recording, Ctrl+T starts or pauses the focus timer, \
             Ctrl+Shift+T resets it, Ctrl+Q quits.
 
             Exit codes: 0 the window was closed; 2 bad input (a broken flow, a missing file) or a \

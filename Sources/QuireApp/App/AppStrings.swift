@@ -79,6 +79,8 @@ struct AppStrings {
     var confirmField: String { tr("Confirm the field and go on") }
     var cancelField: String { tr("Close the input panel without keeping the change") }
     var firstLastPage: String { tr("First or last page (on the page indicator)") }
+    var recordExpectation: String { tr("Recording: expect what is on screen") }
+    func expectationRecorded(_ step: Int) -> String { tr("Expectation recorded as step {step}", ["step": String(step)]) }
 }
 
 /// gettext for the app (glibc's `dgettext`), domain `quire`.

@@ -176,6 +176,8 @@ public final class QuireApplication {
         addAction("timer-toggle", accelerators: ["<Control>t"]) { [weak self] in self?.timer?.toggle() }
         addAction("timer-reset", accelerators: ["<Control><Shift>t"]) { [weak self] in self?.timer?.reset() }
         addAction("preferences", accelerators: ["<Control>comma"]) { [weak self] in self?.showPreferences() }
+        // `--record`: an `expect` of what is on screen, inserted into the recording.
+        addAction("record-expect", accelerators: ["<Control>e"]) { [weak self] in self?.recordExpectation() }
         addAction("about", accelerators: []) { [weak self] in self?.showAbout() }
         // A notification's click: back to the window.
         addAction("present", accelerators: []) { [weak self] in self?.activate() }
@@ -190,6 +192,7 @@ public final class QuireApplication {
         g_set_application_name(strings.appName)
         updateTimerActions()
         setEnabled("preferences", false)
+        setEnabled("record-expect", options.record != nil)
         if options.measureStart != nil { marks.append(("startup", Int(g_get_monotonic_time()))) }
     }
 
@@ -385,6 +388,15 @@ public final class QuireApplication {
         }
     }
 
+    /// Ctrl+E while recording: what the walkthrough shows now becomes an `expect` step of the
+    /// recording (`Session.onScreen`), said in a toast.
+    private func recordExpectation() {
+        guard let recorder, let session = walkthrough?.host.session else { return }
+        let step = recorder.expectOnScreen(session)
+        showToast(strings.expectationRecorded(step), seconds: 2)
+        if options.drive != nil { printLine("expectation recorded as step \(step)") }
+    }
+
     // MARK: Watching the flow (`--watch`)
 
     /// A save of the flow or a layout. One that loads replaces the flow: the walkthrough is
@@ -475,9 +487,9 @@ public final class QuireApplication {
     }
 
     /// A notice at the bottom of the window (an AdwToast), for what the app could not do.
-    func showToast(_ text: String) {
+    func showToast(_ text: String, seconds: UInt32 = 0) {
         guard let toasts, let toast = adw_toast_new(text) else { return }
-        adw_toast_set_timeout(toast, 0)
+        adw_toast_set_timeout(toast, seconds)
         adw_toast_overlay_add_toast(OpaquePointer(toasts.widget), toast)
     }
 
