@@ -38,11 +38,10 @@ struct AppStrings {
     func remaining(_ time: String) -> String { tr("{time} remaining", ["time": time]) }
     func sessionEnded(_ duration: String) -> String { tr("Your focus session of {duration} has ended.", ["duration": duration]) }
     // `quire run --watch`: what the last save of the flow did.
-    var watchNotLoaded: String { tr("The saved flow does not load; the walkthrough still runs the flow loaded before:") }
+    var watchNotLoaded: String { tr("The saved flow does not load; still running the one before:") }
     func watchReplayStopped(event: Int, of total: Int, json: String, reason: String) -> String {
-        tr(
-            "Reloaded. Your events were replayed up to event {event} of {total}, {json}, which no longer applies: {reason}",
-            ["event": String(event), "total": String(total), "json": json, "reason": reason])
+        let values = ["event": String(event), "total": String(total), "json": json, "reason": reason]
+        return tr("Reloaded; replay stopped at event {event} of {total} {json}: {reason}", values)
     }
     var runAgain: String { tr("Run the walkthrough again") }
     var yourSettings: String { tr("Your settings") }
