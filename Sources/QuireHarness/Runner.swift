@@ -128,6 +128,9 @@ public enum Runner {
         // (A trace shows each step's announcements too.)
         let keepsAnnouncements = trace != nil || script.steps.contains { if case .expectAnnounced = $0 { true } else { false } }
         var announced: [Announcement] = []
+        // The last refusal on the page shown, which a failed expectation about the page or
+        // `completed` explains itself with (`Explain`).
+        var refusal: Explain.Refusal? = nil
         // With `update`: every notification since the last expectEmitted, and the rewrites so far.
         var sinceCheck: [SessionNotification] = []
         var rewrites: [Rewrite] = []
@@ -181,6 +184,7 @@ public enum Runner {
                     digest!.combine(-1)
                 }
                 if keepsLastEvent { lastEvent = (event, buffer) }
+                if refusal != nil || !buffer.isEmpty { refusal = Explain.refusal(after: event, at: index, emitted: buffer, kept: refusal) }
                 if keepsNotice { notice = driver.withSession { $0.refusalNotice(after: event, emitted: buffer, previous: notice) } }
                 if covering { coverage!.record(event, emitted: buffer, driver: driver) }
                 if nextCheck[index] != nil {
@@ -213,6 +217,9 @@ public enum Runner {
             case .expect(let expected):
                 let mismatches = driver.withSession { Matcher.match(expected, session: $0) }
                 lines = mismatches.flatMap(Report.describe)
+                if !mismatches.isEmpty && !options.update {
+                    lines += driver.withSession { Explain.lines(for: mismatches, session: $0, script: script, refusal: refusal) }
+                }
                 if options.update && !lines.isEmpty {
                     rewrites.append(
                         Rewrite(
@@ -223,6 +230,9 @@ public enum Runner {
             case .expectExactly(let expected):
                 let mismatches = driver.withSession { Matcher.matchExactly(expected, session: $0) }
                 lines = mismatches.flatMap(Report.describe)
+                if !mismatches.isEmpty && !options.update {
+                    lines += driver.withSession { Explain.lines(for: mismatches, session: $0, script: script, refusal: refusal) }
+                }
                 if options.update && !lines.isEmpty {
                     rewrites.append(
                         Rewrite(

@@ -20,7 +20,8 @@ struct Run: ParsableCommand {
 
             Keys: the arrows, Page_Up/Page_Down, Home/End, Tab, Return, Escape and BackSpace act as \
             in a session script; Alt+Left/Alt+Right go back/next, Alt+S skips, Ctrl+Return \
-            finishes, Ctrl+R runs the walkthrough again, Ctrl+T starts or pauses the focus timer, \
+            finishes, Ctrl+R runs the walkthrough again, Ctrl+E (with --record) inserts an expect of \
+            what is on screen into the recording, Ctrl+T starts or pauses the focus timer, \
             Ctrl+Shift+T resets it, Ctrl+Q quits.
 
             Exit codes: 0 the window was closed; 2 bad input (a broken flow, a missing file) or a \
@@ -64,6 +65,12 @@ struct Run: ParsableCommand {
         ))
     var updateScreenshots = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Follow FLOW and its page layouts: a save that loads is shown at once, at the page and with the answers you had; a save that does not load leaves the window running and shows its problems.",
+            discussion: "Each reload prints a `watch:` line. Starts a new walkthrough (no resume); not with --record or --replay."))
+    var watch = false
+
     @Flag(help: .hidden)
     var exitAfterFirstFrame = false
 
@@ -81,6 +88,8 @@ struct Run: ParsableCommand {
     func validate() throws {
         if trace != nil && replay == nil { throw ValidationError("--trace goes with --replay") }
         if updateScreenshots && replay == nil { throw ValidationError("--update-screenshots goes with --replay") }
+        if watch && flow == nil { throw ValidationError("--watch needs a FLOW file to watch") }
+        if watch && (replay != nil || record != nil) { throw ValidationError("--watch cannot be combined with --record or --replay") }
         if !["system", "light", "dark"].contains(style) {
             throw ValidationError("--style must be system, light or dark")
         }
@@ -121,6 +130,7 @@ struct Run: ParsableCommand {
                 options.exitAfterFirstFrame = exitAfterFirstFrame
                 options.record = record
                 options.flowPath = flow
+                options.watch = watch
                 options.frameStats = (ProcessInfo.processInfo.environment["QUIRE_FRAME_STATS"] ?? "0") != "0"
                 options.measureStart = ProcessInfo.processInfo.environment["QUIRE_MEASURE_T0_US"].flatMap { Int($0) }
                 StartupMarks.add("options")

@@ -113,6 +113,16 @@ struct Test: ParsableCommand {
         ))
     var update = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "After the run, watch the scripts and their flows (and the flows' layouts): run again each script whose file, flow or layout changed, until interrupted (Ctrl+C)."
+        ))
+    var watch = false
+
+    /// Tests: with --watch, stop after this many runs after the first (exit as a run would).
+    @Option(help: .hidden)
+    var watchRounds: Int?
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one script or folder, e.g. quire test data/sessions") }
         if repeatEach < 1 || repeatEach > Repeat.limit {
@@ -123,6 +133,14 @@ struct Test: ParsableCommand {
         if [tap, junit, finalStates, coverageJson, coverageLcov, results].filter({ $0 == "-" }).count > 1 {
             throw ValidationError(
                 "only one report can go to standard output: give --tap, --junit, --final-states, --coverage-json, --coverage-lcov or --results a file"
+            )
+        }
+        if watch
+            && (tap != nil || junit != nil || trace != nil || finalStates != nil || coverage || coverageJson != nil
+                || coverageLcov != nil || update || repeatEach > 1 || shard != nil)
+        {
+            throw ValidationError(
+                "--watch reports to the console only: leave out --tap, --junit, --trace, --final-states, --coverage…, --update, --repeat-each and --shard"
             )
         }
         if let shard, parseShard(shard) == nil {
@@ -231,7 +249,28 @@ struct Test: ParsableCommand {
             }
         }
 
-        let outcome = Suite.run(candidates, options: options, reporters: reporters, traces: traces, roots: paths)
+        // Watching, the files are stamped before the first run: a save during it is run after it.
+        var watcher = watch ? ScriptWatch(paths: paths) : nil
+        var outcome = Suite.run(candidates, options: options, reporters: reporters, traces: traces, roots: paths)
+        if watcher != nil {
+            var rounds = 0
+            consoleSink.write("watch: waiting for a script, flow or layout to change (Ctrl+C stops)\n")
+            consoleSink.flush()
+            while watchRounds.map({ rounds < $0 }) ?? true {
+                usleep(100_000)
+                let (changed, scripts) = watcher!.changes()
+                guard !scripts.isEmpty else { continue }
+                rounds += 1
+                let names = changed.prefix(5).map { Printable.line($0) }.joined(separator: ", ")
+                let more = changed.count > 5 ? " and \(changed.count - 5) more" : ""
+                let count = scripts.count == 1 ? "1 script" : "\(scripts.count) scripts"
+                consoleSink.write("watch: \(names)\(more) changed; running \(count) again\n")
+                let console = ConsoleReporter(sink: consoleSink, live: live, quiet: quiet, width: { terminalColumns(consoleFD) })
+                outcome = Suite.run(scripts, options: options, reporters: [console], roots: [])
+                consoleSink.write("watch: waiting for a script, flow or layout to change (Ctrl+C stops)\n")
+                consoleSink.flush()
+            }
+        }
         if covering {
             // After the totals line: the coverage summary, then its files.
             let lines = CoverageReport.console(outcome.coverage)

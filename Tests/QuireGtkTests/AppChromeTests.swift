@@ -103,7 +103,7 @@ struct AppChromeTests {
         #expect(
             Set(actions) == [
                 "app.preferences", "win.show-help-overlay", "app.walkthrough", "app.quit", "app.timer-toggle", "app.timer-reset",
-                "app.back", "app.next", "app.skip", "app.finish",
+                "app.back", "app.next", "app.skip", "app.finish", "app.record-expect",
             ])
         // The walkthrough's own keys, which are no action, parse as accelerators.
         for keys in AppChrome.groups(strings).flatMap(\.shortcuts).compactMap(\.keys) {

@@ -19,6 +19,9 @@ app/tab-reaches-menu   Tab reaches the primary menu: Next, Main Menu, Cancel in 
                        (Shift+Tab back), from Start in the main window; Return opens it.
 app/preferences-keys   Preferences (Ctrl+,) closes with Escape, and again with Ctrl+W.
 app/ctrl-w-closes      Ctrl+W closes the main window: the app ends (exit 0), settings kept.
+app/record-expect      issue 38: while recording, Ctrl+E inserts an `expect` of what is on screen
+                       (page 2, the name typed, no error): it is in the recording where it was
+                       pressed, and the recording replays headlessly with it.
 """
 
 import json
@@ -26,7 +29,7 @@ import os
 import subprocess
 import time
 
-from cases import DEMO, click_chrome, expect_completed, goto
+from cases import DEMO, click_chrome, ensure_name, expect_completed, goto
 from driver import Failure, atspi
 from suite import case
 
@@ -251,6 +254,30 @@ def run_again_prefills(t):
         script = json.load(f)
     t.expect((script.get("values") or {}).get("userName") == "Ada",
              f"the recording of the second walkthrough does not start from the answers: {script.get('values')}")
+
+
+@case("app/record-expect", timeout=60)
+def record_expect(t):
+    t.start(DEMO)
+    goto(t, 2)
+    ensure_name(t)
+    t.settle()
+    t.key("ctrl+e")
+    t.settle(0.3)
+    goto(t, 3)
+    t.finish()  # Ctrl+Q; the recording must replay headlessly, the inserted expect with it
+    with open(t.recording, encoding="utf-8") as f:
+        steps = json.load(f)["steps"]
+    inserted = [step["expect"] for step in steps[:-1] if "expect" in step]
+    t.expect(len(inserted) == 1, f"Ctrl+E inserted {len(inserted)} expectations: {inserted}")
+    on_screen = inserted[0]
+    t.expect(on_screen.get("page", {}).get("id") == "profile" and on_screen.get("values", {}).get("userName") == "Ada"
+             and on_screen.get("errors") == {},
+             f"the inserted expectation is not what page 2 showed: {on_screen}")
+    t.expect(sorted(on_screen) == ["buttons", "errors", "focus", "page", "values"], f"its keys: {sorted(on_screen)}")
+    after = steps.index({"expect": on_screen})
+    t.expect(any("tap" in step and step["tap"] == "button:next" for step in steps[after:]),
+             "the expectation is not where Ctrl+E was pressed (before the move to page 3)")
 
 
 # ---------------------------------------------------------------- issue 33: the libadwaita chrome

@@ -55,6 +55,8 @@ enum SignalValue: String, Sendable {
     case boxed = "GBoxed"
     case param = "GParam"
     case variant = "GVariant"
+    case interface = "GInterface"
+    case enumeration = "GEnum"
 
     var type: GType { g_type_from_name(rawValue) }
 }
@@ -249,6 +251,16 @@ private let stringEntry = SignalEntry<StringHandler>(
     } as @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?) -> Void,
     SignalSignature([.string]))
 
+typealias FileMonitorHandler = @MainActor (GFileMonitorEvent) -> Void
+
+/// `void (*) (GFileMonitor *, GFile *file, GFile *other, GFileMonitorEvent, gpointer)`.
+private let fileMonitorEntry = SignalEntry<FileMonitorHandler>(
+    { (_: gpointer?, _: OpaquePointer?, _: OpaquePointer?, event: GFileMonitorEvent, data: gpointer?) in
+        let data = CPointer(data)
+        MainActor.assumeIsolated { box(data, FileMonitorHandler.self)(event) }
+    } as @convention(c) (gpointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, gpointer?) -> Void,
+    SignalSignature([.interface, .interface, .enumeration]))
+
 /// The one connect: checks the signal's signature against the entry's, then hands GLib the
 /// boxed closure (released by GLib). Returns the handler id.
 private func connectSignal<Handler>(
@@ -339,6 +351,14 @@ extension Window {
     @discardableResult
     public func onCloseRequest(_ handler: @escaping @MainActor () -> Bool) -> SignalHandler {
         connect("close-request", predicateEntry, handler as PredicateHandler)
+    }
+}
+
+extension FileMonitor {
+    /// `GFileMonitor::changed`: the file changed, was created, deleted or moved.
+    @discardableResult
+    public func onChanged(_ handler: @escaping @MainActor (GFileMonitorEvent) -> Void) -> SignalHandler {
+        connect("changed", fileMonitorEntry, handler as FileMonitorHandler)
     }
 }
 

@@ -80,6 +80,7 @@ enum AppChrome {
                     Shortcut(title: strings.confirmField, keys: "Return"),
                     Shortcut(title: strings.cancelField, keys: "Escape"),
                     Shortcut(title: strings.firstLastPage, keys: "Home End"),
+                    Shortcut(title: strings.recordExpectation, action: "app.record-expect"),
                 ]),
         ]
     }

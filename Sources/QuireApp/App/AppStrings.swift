@@ -37,6 +37,12 @@ struct AppStrings {
     var timesUp: String { tr("Time's up") }
     func remaining(_ time: String) -> String { tr("{time} remaining", ["time": time]) }
     func sessionEnded(_ duration: String) -> String { tr("Your focus session of {duration} has ended.", ["duration": duration]) }
+    // `quire run --watch`: what the last save of the flow did.
+    var watchNotLoaded: String { tr("The saved flow does not load; still running the one before:") }
+    func watchReplayStopped(event: Int, of total: Int, json: String, reason: String) -> String {
+        let values = ["event": String(event), "total": String(total), "json": json, "reason": reason]
+        return tr("Reloaded; replay stopped at event {event} of {total} {json}: {reason}", values)
+    }
     var runAgain: String { tr("Run the walkthrough again") }
     var yourSettings: String { tr("Your settings") }
     var preferences: String { tr("Preferences") }
@@ -72,6 +78,8 @@ struct AppStrings {
     var confirmField: String { tr("Confirm the field and go on") }
     var cancelField: String { tr("Close the input panel without keeping the change") }
     var firstLastPage: String { tr("First or last page (on the page indicator)") }
+    var recordExpectation: String { tr("Recording: expect what is on screen") }
+    func expectationRecorded(_ step: Int) -> String { tr("Expectation recorded as step {step}", ["step": String(step)]) }
 }
 
 /// gettext for the app (glibc's `dgettext`), domain `quire`.

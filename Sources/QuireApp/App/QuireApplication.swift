@@ -41,6 +41,9 @@ public final class QuireApplication {
         public var printState = false
         /// Measure each autosave and print their distribution on exit (`QUIRE_SAVE_STATS=1`).
         public var saveStats = false
+        /// `--watch`: follow the flow file (`flowPath`) and its layouts; a save that loads is
+        /// shown at once at the author's place (`FlowWatch`, `Session.reload`).
+        public var watch = false
         public init() {}
     }
 
@@ -51,7 +54,7 @@ public final class QuireApplication {
     /// Exit codes of `run` (documented with the command).
     public static let applicationID = "dev.quire.Quire"
 
-    private let flow: Flow
+    private var flow: Flow
     private let options: Options
     private let app: Application
     private var window: Window?
@@ -88,6 +91,14 @@ public final class QuireApplication {
     /// The About dialog, made the first time it is asked for and kept (it hides on close).
     private(set) var about: Window?
     private lazy var strings = AppStrings(locale: locale)
+    /// `--watch`: the files watched, the walkthrough's events since it started (what a reload
+    /// replays), the values it started from, the notice over the walkthrough, and the frame clock
+    /// that says when a reloaded flow is on screen.
+    private var watcher: FlowWatch?
+    private var heard: [HeardEvent] = []
+    private var walkthroughValues = JSONObject()
+    private var watchNotice: Label?
+    private var watchClock: FrameClock?
 
     private let storage: AppStorage
 
@@ -159,6 +170,8 @@ public final class QuireApplication {
         addAction("timer-toggle", accelerators: ["<Control>t"]) { [weak self] in self?.timer?.toggle() }
         addAction("timer-reset", accelerators: ["<Control><Shift>t"]) { [weak self] in self?.timer?.reset() }
         addAction("preferences", accelerators: ["<Control>comma"]) { [weak self] in self?.showPreferences() }
+        // `--record`: an `expect` of what is on screen, inserted into the recording.
+        addAction("record-expect", accelerators: ["<Control>e"]) { [weak self] in self?.recordExpectation() }
         addAction("about", accelerators: []) { [weak self] in self?.showAbout() }
         // A notification's click: back to the window.
         addAction("present", accelerators: []) { [weak self] in self?.activate() }
@@ -173,6 +186,7 @@ public final class QuireApplication {
         g_set_application_name(strings.appName)
         updateTimerActions()
         setEnabled("preferences", false)
+        setEnabled("record-expect", options.record != nil)
         if options.measureStart != nil { marks.append(("startup", Int(g_get_monotonic_time()))) }
     }
 
@@ -220,6 +234,19 @@ public final class QuireApplication {
         self.toasts = toasts
         let content = Box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         content.append(header.bar)
+        if options.watch {
+            // What the last save did, when it is worth saying: the problems of a save that does
+            // not load, or where a reload's replay stopped. Hidden otherwise.
+            let notice = Label()
+            notice.setWrap()
+            notice.setXAlign(0)
+            notice.setMargins(top: 6, bottom: 6, start: 12, end: 12)
+            notice.addCSSClass("quire-watch-notice")
+            gtk_label_set_selectable(quire_label(notice.pointer), 1)
+            notice.isVisible = false
+            content.append(notice)
+            watchNotice = notice
+        }
         content.append(toasts)
         adw_application_window_set_content(adwaita(window.widget), content.widget)
         // The primary menu at the end of the header bar, as GNOME's apps have it (the timer's
@@ -237,11 +264,16 @@ public final class QuireApplication {
         // First launch: the walkthrough (resumed where it was left); once it was finished or
         // cancelled (settings saved), the main window. A recording always starts a new
         // walkthrough (a script starts from a flow).
-        if options.record == nil, let settings = storage.settings() {
+        if options.record == nil, !options.watch, let settings = storage.settings() {
             settingsOutcome = Outcome(rawValue: settings.outcome) ?? .finished
             showMain(settings.values)
         } else {
-            showWalkthrough(resume: options.record == nil)
+            // A recording, and a watched flow (whose reloads replay the events since launch),
+            // start a new walkthrough.
+            showWalkthrough(resume: options.record == nil && !options.watch)
+        }
+        if options.watch, let path = options.flowPath {
+            watcher = FlowWatch(path: path, flow: flow) { [weak self] loaded in self?.flowSaved(loaded) }
         }
         if options.measureStart != nil { marks.append(("content-built", Int(g_get_monotonic_time()))) }
         if options.measureStart != nil { afterFirstFrame(window) { [weak self] in self?.reportFirstFrame() } }
@@ -272,13 +304,17 @@ public final class QuireApplication {
         showWalkthrough(resume: false, startingWith: values)
     }
 
-    private func showWalkthrough(resume: Bool, startingWith values: JSONObject = JSONObject()) {
+    private func showWalkthrough(resume: Bool, startingWith values: JSONObject = JSONObject(), reloaded: Session? = nil) {
         guard window != nil else { return }
         walkthrough?.leaveHeaderBar()
-        var session = Session(flow: flow, locale: locale, startingWith: values)
-        if resume, let saved = storage.savedSession(of: flow), saved.completed == nil {
+        var session = reloaded ?? Session(flow: flow, locale: locale, startingWith: values)
+        if reloaded == nil, resume, let saved = storage.savedSession(of: flow), saved.completed == nil {
             session = saved
             session.locale = locale
+        }
+        if reloaded == nil {
+            heard = []
+            walkthroughValues = values
         }
         let host = SessionHost(session)
         let view = WalkthroughView(host: host)
@@ -297,6 +333,7 @@ public final class QuireApplication {
         host.onEvent = { [weak self, weak host] event, emitted in
             guard let self, let host else { return }
             self.eventsHeard += 1
+            if self.options.watch { self.heard.append(HeardEvent(event, emitted: emitted)) }
             self.hostWork(emitted, host: host)
             if let recorder {
                 recorder.record(event, in: host.session)
@@ -345,6 +382,84 @@ public final class QuireApplication {
         }
     }
 
+    /// Ctrl+E while recording: what the walkthrough shows now becomes an `expect` step of the
+    /// recording (`Session.onScreen`), said in a toast.
+    private func recordExpectation() {
+        guard let recorder, let session = walkthrough?.host.session else { return }
+        let step = recorder.expectOnScreen(session)
+        showToast(strings.expectationRecorded(step), seconds: 2)
+        if options.drive != nil { printLine("expectation recorded as step \(step)") }
+    }
+
+    // MARK: Watching the flow (`--watch`)
+
+    /// A save of the flow or a layout. One that loads replaces the flow: the walkthrough is
+    /// rebuilt from it with the events since it started replayed (`Session.reload`), so the
+    /// window shows the same page and answers; where the replay stopped, the notice says at which
+    /// event and why. One that does not load leaves the running flow as it is, and the notice
+    /// lists its problems at their `file:line:column`. Each prints a `watch:` line (the
+    /// benchmark and the tests read them).
+    private func flowSaved(_ loaded: FlowWatch.Loaded) {
+        switch loaded {
+        case .problems(let lines, _):
+            showWatchNotice(strings.watchNotLoaded + "\n" + lines.joined(separator: "\n"))
+            printLine("watch: not loaded, the running flow stays: " + lines.joined(separator: " | "))
+        case .flow(let new, let heardAt):
+            flow = new
+            guard let view = walkthrough else {
+                // The main window: the next walkthrough (Ctrl+R) runs the new flow.
+                showWatchNotice(nil)
+                printLine("watch: reloaded (the main window is shown)")
+                return
+            }
+            let old = view.host.session
+            let reload = Session.reload(
+                flow: new, locale: locale, viewportWidth: old.viewportWidth, reducedMotion: old.reducedMotion,
+                startingWith: walkthroughValues, events: heard)
+            let total = heard.count
+            // What was not replayed is gone: the window now shows where the replay stopped.
+            heard.removeLast(total - reload.replayed)
+            showWalkthrough(resume: false, startingWith: walkthroughValues, reloaded: reload.session)
+            let replayed = "replayed \(reload.replayed) of \(total) events"
+            if let stop = reload.stop {
+                let event = JSONWriter.string(stop.event.json)
+                showWatchNotice(strings.watchReplayStopped(event: stop.index + 1, of: total, json: event, reason: stop.reason))
+                printLine("watch: reloaded, \(replayed), stopped at event \(stop.index + 1) \(event): \(stop.reason)")
+            } else {
+                showWatchNotice(nil)
+            }
+            let title = walkthrough?.pageName ?? ""
+            whenPainted { painted in
+                let ms = Double(painted - heardAt) / 1000
+                printLine(
+                    "watch: on screen \(String(format: "%.1f", ms)) ms after the change was heard, \(replayed); painted-us \(painted); title \(title)"
+                )
+            }
+        }
+    }
+
+    /// Shows `text` over the walkthrough, or hides the notice (nil).
+    private func showWatchNotice(_ text: String?) {
+        guard let notice = watchNotice else { return }
+        notice.text = text ?? ""
+        notice.isVisible = text != nil
+        // What the window shows, read back from the label (the tests and the author's terminal).
+        if notice.isVisible { printLine("watch: notice " + notice.text.split(separator: "\n").joined(separator: " | ")) }
+    }
+
+    /// Runs `body` with the monotonic time (µs) once the window's next frame is painted.
+    private func whenPainted(_ body: @escaping @MainActor (Int) -> Void) {
+        guard let window, let clock = gtk_widget_get_frame_clock(quire_widget(window.pointer)) else { return }
+        let frames = FrameClock(UnsafeMutableRawPointer(clock))
+        watchClock?.disconnectAll()
+        watchClock = frames
+        frames.onAfterPaint { [weak frames] in
+            frames?.disconnectAll()
+            body(g_get_monotonic_time())
+        }
+        gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_PAINT)
+    }
+
     /// The walkthrough's page in the window's title (its accessible name) and the header's title.
     private func showPageTitle(_ view: WalkthroughView) {
         guard let window else { return }
@@ -366,9 +481,9 @@ public final class QuireApplication {
     }
 
     /// A notice at the bottom of the window (an AdwToast), for what the app could not do.
-    func showToast(_ text: String) {
+    func showToast(_ text: String, seconds: UInt32 = 0) {
         guard let toasts, let toast = adw_toast_new(text) else { return }
-        adw_toast_set_timeout(toast, 0)
+        adw_toast_set_timeout(toast, seconds)
         adw_toast_overlay_add_toast(OpaquePointer(toasts.widget), toast)
     }
 
@@ -690,7 +805,8 @@ public final class QuireApplication {
             if view.host.session.pager.needsClock { return true }
             guard next < events.count else {
                 printLine("drive done")
-                self.quit()
+                // Watching, the window stays for the saves to come (the benchmark, the tests).
+                if !self.options.watch { self.quit() }
                 return false
             }
             let event = events[next]

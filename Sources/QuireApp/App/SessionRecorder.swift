@@ -38,6 +38,15 @@ final class SessionRecorder {
         steps.append(event.json)
     }
 
+    /// Inserts an `expect` of what is on screen now (`Session.onScreen`): the "expect what is on
+    /// screen" key (Ctrl+E). Returns its step number (1-based).
+    @discardableResult
+    func expectOnScreen(_ session: Session) -> Int {
+        if viewportWidth == nil { viewportWidth = session.viewportWidth }
+        steps.append(["expect": .object(session.onScreen)])
+        return steps.count
+    }
+
     /// The script so far, ending with an expectation of `session`'s whole state.
     func script(endingWith session: Session) -> JSONValue {
         var object = JSONObject()
