@@ -99,6 +99,25 @@ public final class WalkthroughView: SessionView {
         host.attach(input)
         host.attach(banner)
         host.attach(self)
+        host.onAnnounce = { [weak self] said in self?.speak(said) }
+    }
+
+    /// Called with the announcements of each event once the view has spoken them (the embedding
+    /// library hands them to its host).
+    public var onAnnounce: (([Announcement]) -> Void)?
+
+    /// Makes a screen reader speak what the core says must be announced after an event (CONTRACT
+    /// §6.4), each with its priority where GTK can announce. Before GTK 4.14 they become one
+    /// message, in the core's order, assertive when one of them is: Orca presents each message
+    /// through the focused widget's description and cuts the one before it short.
+    func speak(_ said: [Announcement]) {
+        if Widget.canAnnounce {
+            for announcement in said { root.announce(announcement.text, assertive: announcement.priority == .assertive) }
+        } else {
+            let text = said.map(\.text).joined(separator: ". ")
+            root.announce(text, assertive: said.contains { $0.priority == .assertive })
+        }
+        onAnnounce?(said)
     }
 
     /// Puts Cancel at the start of `header` (a GtkHeaderBar: the app's window), where
