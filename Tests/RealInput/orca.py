@@ -39,7 +39,8 @@ AddVoice "ja" "MALE1" "ja"
 DefaultVoice "en"
 """
 
-SPEECH = re.compile(r"SPEECH OUTPUT: '(.*)'")
+# "SPEECH OUTPUT: 'Name text.'{'established': False}": the text, then the voice's settings.
+SPEECH = re.compile(r"SPEECH OUTPUT: '(.*)'\s*(?:\{.*\})?$", re.M)
 
 
 def missing():
