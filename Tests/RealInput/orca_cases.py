@@ -15,6 +15,10 @@ no line naming a GType (`Gtk[A-Z]`). The texts are the core's announcements (CON
 wheels' names and values the core's presentation. The whole transcript is kept in the case's
 folder (`.build/real-input/orca-en/transcript.txt`, `orca-ja/`), with Orca's debug log.
 
+`orca/timer-ends`: a focus timer saved paused at 2.5 s left (as `app/timer-ends` does), the
+walkthrough cancelled, Resume pressed with Space: when it runs out Orca says "Time's up" and then
+presents Reset, where keyboard focus went (Start is disabled at zero).
+
 Without orca or speech-dispatcher the cases are skipped on a desk and fail in CI (`CI=true`).
 """
 
@@ -104,20 +108,37 @@ class Listener:
         return "\n".join(out) + "\n"
 
 
-def walk(t, locale):
+def start_orca(t):
+    """Orca on the suite's desktop (a skip, or a failure in CI, without the packages)."""
     if missing():
         message = (f"setup broken: missing {', '.join(missing())} "
                    "(scripts/setup installs orca and speech-dispatcher)")
         if in_ci():
             raise Failure(message)
         raise Skip(message)
-    texts = TEXTS[locale]
     orca = Orca(t.desktop.env, os.path.join(t.folder, "orca"))
     try:
-        try:
-            orca.start()
-        except RuntimeError as error:
-            raise Failure(f"setup broken: {error}")
+        orca.start()
+    except RuntimeError as error:
+        orca.stop()
+        raise Failure(f"setup broken: {error}")
+    return orca
+
+
+def keep(t, listen, spoken):
+    """Asserts no GType name was said; writes the transcript into the case's folder."""
+    named = sorted({line for line in spoken if GTYPE.search(line)})
+    t.expect(not named, f"Orca said GType names: {named}")
+    path = os.path.join(t.folder, "transcript.txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(listen.transcript())
+    t.note(f"Orca said {len(spoken)} lines (key echo aside); transcript: {os.path.relpath(path)}")
+
+
+def walk(t, locale):
+    texts = TEXTS[locale]
+    orca = start_orca(t)
+    try:
         t.start(DEMO, locale=locale)
         listen = Listener(t, orca)
         listen.after("start", settle=0.8)
@@ -161,13 +182,7 @@ def walk(t, locale):
         listen.expect(heard, texts["finished"], "the walkthrough finished")
         t.completed = True
 
-        spoken = listen.lines()
-        named = sorted({line for line in spoken if GTYPE.search(line)})
-        t.expect(not named, f"Orca said GType names: {named}")
-        path = os.path.join(t.folder, "transcript.txt")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(listen.transcript())
-        t.note(f"Orca said {len(spoken)} lines (key echo aside); transcript: {os.path.relpath(path)}")
+        keep(t, listen, listen.lines())
     finally:
         orca.stop()
 
@@ -180,3 +195,29 @@ def orca_en(t):
 @case("orca/ja", timeout=60)
 def orca_ja(t):
     walk(t, "ja")
+
+
+@case("orca/timer-ends", timeout=45)
+def orca_timer_ends(t):
+    from app_cases import to_main_window, write_timer
+    write_timer(t, 2500)
+    orca = start_orca(t)
+    try:
+        t.start(DEMO)
+        listen = Listener(t, orca)
+        to_main_window(t)
+        t.wait(lambda s: s.focused() is not None and s.focused().name == "Resume", "keyboard focus on Resume")
+        listen.after("Cancel clicked: the main window", settle=0.8)
+        heard = listen.do("Tab, Shift+Tab", "Tab", "shift+Tab")
+        t.expect(any("Resume" in line for line in heard), f"Orca is not on Resume: {heard}")
+        listen.do("Space: Resume", "space", settle=0.3)
+        deadline = time.monotonic() + 8
+        heard = []
+        while time.monotonic() < deadline and not any("Time's up" in line for line in heard):
+            heard += listen.after("the timer runs out", settle=0.5)
+        listen.expect(heard, "Time's up", "the timer ran out")
+        t.expect(any(line.startswith("Reset") for line in heard),
+                 f"Orca did not present Reset, where focus went when Start was disabled: {heard}")
+        keep(t, listen, listen.lines())
+    finally:
+        orca.stop()
