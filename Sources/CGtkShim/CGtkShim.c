@@ -451,6 +451,31 @@ void quire_announce(gpointer widget, const char *message, gboolean assertive) {
 #endif
 }
 
+typedef struct {
+    GtkWidget *window;
+    char *message;
+    gboolean assertive;
+} QuireLaterAnnouncement;
+
+static gboolean quire_announce_now(gpointer data) {
+    QuireLaterAnnouncement *later = data;
+    quire_announce(later->window, later->message, later->assertive);
+    g_object_unref(later->window);
+    g_free(later->message);
+    g_free(later);
+    return G_SOURCE_REMOVE;
+}
+
+void quire_announce_later(gpointer widget, const char *message, gboolean assertive) {
+    GtkRoot *root = gtk_widget_get_root(GTK_WIDGET(widget));
+    if (!root || !message) return;
+    QuireLaterAnnouncement *later = g_new0(QuireLaterAnnouncement, 1);
+    later->window = g_object_ref(GTK_WIDGET(root));
+    later->message = g_strdup(message);
+    later->assertive = assertive;
+    g_idle_add(quire_announce_now, later);
+}
+
 gboolean quire_settings_get_bool(const char *name) {
     GtkSettings *settings = gtk_settings_get_default();
     gboolean value = FALSE;

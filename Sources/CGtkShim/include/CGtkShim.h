@@ -142,6 +142,9 @@ void quire_accessible_announce(gpointer widget, const char *message);
 // or polite: gtk_accessible_announce where GTK has it; before GTK 4.14, as a change of the focused
 // widget's accessible description, which Orca 43 speaks (docs/accessibility.md).
 void quire_announce(gpointer widget, const char *message, gboolean assertive);
+// The same from an idle, in the window `widget` is in now, once keyboard focus has settled (the
+// widget itself may be gone by then: a finished walkthrough's view replaced by the main view).
+void quire_announce_later(gpointer widget, const char *message, gboolean assertive);
 // A boolean GtkSettings property of the default settings (g_object_get is variadic); FALSE
 // without a display.
 gboolean quire_settings_get_bool(const char *name);

@@ -54,6 +54,12 @@ extension Widget {
         quire_announce(pointer, message, assertive ? 1 : 0)
     }
 
+    /// `announce` from an idle, in the window this widget is in now, wherever keyboard focus is
+    /// by then (this widget may have left the window meanwhile).
+    public func announceLater(_ message: String, assertive: Bool) {
+        quire_announce_later(pointer, message, assertive ? 1 : 0)
+    }
+
     /// Whether `announce` speaks with the GTK built against.
     public static var canAnnounce: Bool { quire_accessible_can_announce() != 0 }
 }
