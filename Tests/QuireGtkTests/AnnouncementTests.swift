@@ -16,7 +16,12 @@ struct AnnouncementTests {
         let view = WalkthroughView(host: SessionHost(Session(flow: try GtkTest.flow("focus-onboarding.json"), locale: locale)))
         var said: [Announcement] = []
         view.onAnnounce = { said += $0 }
-        return (view, TestWindow(view.root), { defer { said = [] }; return said })
+        return (
+            view, TestWindow(view.root),
+            {
+                defer { said = [] }; return said
+            }
+        )
     }
 
     @Test func aWalkIsAnnouncedAsTheCoreDecides() throws {
