@@ -97,7 +97,16 @@ void quire_accessible_set_label(gpointer widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+// The description the app last gave a widget (NULL: none), kept so that an announcement spoken
+// through the description of the focused widget (GTK < 4.14, below) can put it back.
+#define QUIRE_OWN_DESCRIPTION "quire-own-description"
+#define QUIRE_ANNOUNCED_ON "quire-announced-on"
+
+static void quire_forget_announcement(GtkWidget *widget);
+
 void quire_accessible_set_description(gpointer widget, const char *description) {
+    g_object_set_data_full(G_OBJECT(widget), QUIRE_OWN_DESCRIPTION, g_strdup(description), g_free);
+    quire_forget_announcement(GTK_WIDGET(widget));
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
@@ -274,6 +283,12 @@ void quire_accessible_set_required(gpointer widget, gboolean required) {
 }
 
 void quire_accessible_set_invalid(gpointer widget, gboolean invalid) {
+    // GTK before 4.10 maps GTK_ACCESSIBLE_STATE_INVALID to ATSPI_STATE_INVALID ("this object is
+    // no longer valid"), not STATE_INVALID_ENTRY: Orca 43 then takes the entry for a zombie and
+    // never moves its focus there, so the field focused after a refused Next is not spoken at all
+    // (measured: "ZOMBIE: [text | Name] is invalid" in Orca's debug log). There the error stays in
+    // the description and the described-by relation only.
+    if (gtk_get_major_version() == 4 && gtk_get_minor_version() < 10) return;
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,
                                 invalid ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
 }
@@ -301,6 +316,8 @@ void quire_accessible_set_described_by(gpointer widget, gpointer other) {
 }
 
 void quire_accessible_reset_description(gpointer widget) {
+    g_object_set_data(G_OBJECT(widget), QUIRE_OWN_DESCRIPTION, NULL);
+    quire_forget_announcement(GTK_WIDGET(widget));
     gtk_accessible_reset_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }
 
@@ -311,12 +328,152 @@ GtkWidget *quire_widget_new_with_role(GType type, GtkAccessibleRole role) {
 gboolean quire_accessible_can_announce(void) { return QUIRE_CAN_ANNOUNCE; }
 
 void quire_accessible_announce(gpointer widget, const char *message) {
-#if QUIRE_CAN_ANNOUNCE
-    gtk_accessible_announce(GTK_ACCESSIBLE(widget), message, GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
-#else
-    (void)widget;
-    (void)message;
+    quire_announce(widget, message, FALSE);
+}
+
+// GTK < 4.14 (Debian 12's 4.8) has no way to announce, and Orca 43 presents neither an alert nor
+// a live region whose text changes there (GTK 4.8 emits `showing` only for windows, and Orca
+// speaks text and name changes only of the object with focus). What Orca does speak is a change
+// of the focused object's description (default.py, onDescriptionChanged: presentMessage). So the
+// announcement becomes, for a moment, the description of the widget with keyboard focus (the
+// window when none has it): cleared first (an empty description is not spoken, and the same text
+// twice is then still a change), then the message. Put back at once when the widget had no
+// description of its own; otherwise once focus moves elsewhere (from an idle, after GTK's focus
+// events: Orca then no longer presents that widget's changes), since putting "Required" back
+// while it has focus would be spoken again. The app's own description set meanwhile wins.
+static void quire_weak_ref_free(gpointer ref) {
+    g_weak_ref_clear(ref);
+    g_free(ref);
+}
+
+// The widget an announcement waits on (a weak reference kept on the window), or NULL; a new
+// reference the caller releases.
+static GtkWidget *quire_announced_on(GObject *root) {
+    GWeakRef *ref = g_object_get_data(root, QUIRE_ANNOUNCED_ON);
+    return ref ? g_weak_ref_get(ref) : NULL;
+}
+
+static void quire_set_announced_on(GObject *root, GtkWidget *target) {
+    if (!target) {
+        g_object_set_data(root, QUIRE_ANNOUNCED_ON, NULL);
+        return;
+    }
+    GWeakRef *ref = g_new0(GWeakRef, 1);
+    g_weak_ref_init(ref, target);
+    g_object_set_data_full(root, QUIRE_ANNOUNCED_ON, ref, quire_weak_ref_free);
+}
+
+static void quire_forget_announcement(GtkWidget *widget) {
+    GtkRoot *root = gtk_widget_get_root(widget);
+    if (!root) return;
+    GtkWidget *target = quire_announced_on(G_OBJECT(root));
+    if (target == widget) quire_set_announced_on(G_OBJECT(root), NULL);
+    if (target) g_object_unref(target);
+}
+
+#if !QUIRE_CAN_ANNOUNCE
+static void quire_put_description_back(GtkWidget *widget) {
+    const char *own = g_object_get_data(G_OBJECT(widget), QUIRE_OWN_DESCRIPTION);
+    if (own)
+        gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, own, -1);
+    else
+        gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "", -1);
+}
+
+static gboolean quire_restore_after_focus(gpointer data) {
+    GWeakRef *ref = data;
+    GtkWidget *root = g_weak_ref_get(ref);
+    if (root) {
+        GtkWidget *target = quire_announced_on(G_OBJECT(root));
+        GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(root));
+        if (target && (!focus || (focus != target && !gtk_widget_is_ancestor(focus, target)))) {
+            quire_set_announced_on(G_OBJECT(root), NULL);
+            quire_put_description_back(target);
+        }
+        if (target) g_object_unref(target);
+        g_object_unref(root);
+    }
+    g_weak_ref_clear(ref);
+    g_free(ref);
+    return G_SOURCE_REMOVE;
+}
+
+static void quire_focus_moved(GObject *root, GParamSpec *pspec, gpointer data) {
+    (void)pspec;
+    (void)data;
+    if (!g_object_get_data(root, QUIRE_ANNOUNCED_ON)) return;
+    GWeakRef *ref = g_new0(GWeakRef, 1);
+    g_weak_ref_init(ref, root);
+    g_idle_add(quire_restore_after_focus, ref);
+}
+
+/// The widget whose description Orca would present: the focus widget, or the first ancestor of it
+/// with a role of its own (the GtkText inside a GtkEntry has none; the entry is what is focused
+/// for AT-SPI), else the window.
+static GtkWidget *quire_announcement_target(GtkWidget *widget) {
+    GtkRoot *root = gtk_widget_get_root(widget);
+    if (!root) return NULL;
+    GtkWidget *target = gtk_root_get_focus(root);
+    while (target && gtk_accessible_get_accessible_role(GTK_ACCESSIBLE(target)) == GTK_ACCESSIBLE_ROLE_NONE)
+        target = gtk_widget_get_parent(target);
+    return target ? target : GTK_WIDGET(root);
+}
 #endif
+
+void quire_announce(gpointer widget, const char *message, gboolean assertive) {
+#if QUIRE_CAN_ANNOUNCE
+    gtk_accessible_announce(GTK_ACCESSIBLE(widget), message,
+                            assertive ? GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_HIGH
+                                      : GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
+#else
+    (void)assertive;
+    GtkWidget *target = quire_announcement_target(GTK_WIDGET(widget));
+    if (!target || !message || !*message) return;
+    GObject *root = G_OBJECT(gtk_widget_get_root(target));
+    GtkWidget *previous = quire_announced_on(root);
+    if (previous) {
+        quire_set_announced_on(root, NULL);
+        if (previous != target) quire_put_description_back(previous);
+        g_object_unref(previous);
+    }
+    gtk_accessible_update_property(GTK_ACCESSIBLE(target), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "", -1);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(target), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, message, -1);
+    const char *own = g_object_get_data(G_OBJECT(target), QUIRE_OWN_DESCRIPTION);
+    if (!own || !*own) {
+        gtk_accessible_update_property(GTK_ACCESSIBLE(target), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "", -1);
+        return;
+    }
+    quire_set_announced_on(root, target);
+    if (!g_object_get_data(root, "quire-announce-watch")) {
+        g_object_set_data(root, "quire-announce-watch", GINT_TO_POINTER(1));
+        g_signal_connect(root, "notify::focus-widget", G_CALLBACK(quire_focus_moved), NULL);
+    }
+#endif
+}
+
+typedef struct {
+    GtkWidget *window;
+    char *message;
+    gboolean assertive;
+} QuireLaterAnnouncement;
+
+static gboolean quire_announce_now(gpointer data) {
+    QuireLaterAnnouncement *later = data;
+    quire_announce(later->window, later->message, later->assertive);
+    g_object_unref(later->window);
+    g_free(later->message);
+    g_free(later);
+    return G_SOURCE_REMOVE;
+}
+
+void quire_announce_later(gpointer widget, const char *message, gboolean assertive) {
+    GtkRoot *root = gtk_widget_get_root(GTK_WIDGET(widget));
+    if (!root || !message) return;
+    QuireLaterAnnouncement *later = g_new0(QuireLaterAnnouncement, 1);
+    later->window = g_object_ref(GTK_WIDGET(root));
+    later->message = g_strdup(message);
+    later->assertive = assertive;
+    g_idle_add(quire_announce_now, later);
 }
 
 gboolean quire_settings_get_bool(const char *name) {
@@ -361,6 +518,45 @@ static void value_area_destroyed(GtkWidget *area, gpointer data) {
     while ((child = gtk_widget_get_first_child(area)) != NULL) gtk_widget_unparent(child);
 }
 
+// Focus given to the stand-in before it is realized (the input panel's wheels get it as the
+// picker opens, while the panel is built and slides in) is never told to AT-SPI: GTK 4.8 drops the
+// state change of an unrealized widget, and Orca 43 then stays on the control before and
+// ignores the wheel's changes (measured: no `focused` event for "Focus time, hours", its turns
+// unspoken). Once mapped with the focus, the stand-in takes it again (focus set to none first,
+// since grabbing a focused widget changes nothing), from an idle after the map.
+static gboolean value_proxy_refocus(gpointer data) {
+    GWeakRef *ref = data;
+    GtkWidget *proxy = g_weak_ref_get(ref);
+    if (proxy) {
+        GtkRoot *root = gtk_widget_get_root(proxy);
+        if (root && gtk_widget_get_mapped(proxy) && gtk_root_get_focus(root) == proxy) {
+            gtk_root_set_focus(root, NULL);
+            gtk_widget_grab_focus(proxy);
+        }
+        g_object_unref(proxy);
+    }
+    g_weak_ref_clear(ref);
+    g_free(ref);
+    return G_SOURCE_REMOVE;
+}
+
+static void value_proxy_focus_changed(GtkWidget *proxy, GParamSpec *pspec, gpointer data) {
+    (void)pspec;
+    (void)data;
+    if (!gtk_widget_has_focus(proxy) || gtk_widget_get_mapped(proxy)) return;
+    // Focused while not on screen yet: told again once it is.
+    g_object_set_data(G_OBJECT(proxy), "quire-refocus", GINT_TO_POINTER(1));
+}
+
+static void value_proxy_mapped(GtkWidget *proxy, gpointer data) {
+    (void)data;
+    if (!g_object_get_data(G_OBJECT(proxy), "quire-refocus")) return;
+    g_object_set_data(G_OBJECT(proxy), "quire-refocus", NULL);
+    GWeakRef *ref = g_new0(GWeakRef, 1);
+    g_weak_ref_init(ref, proxy);
+    g_idle_add(value_proxy_refocus, ref);
+}
+
 GtkWidget *quire_value_area_attach(gpointer area, GtkAccessibleRole role) {
     static gboolean styled = FALSE;
     GdkDisplay *display = gdk_display_get_default();
@@ -384,5 +580,7 @@ GtkWidget *quire_value_area_attach(gpointer area, GtkAccessibleRole role) {
     gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(NULL, value_area_measure, value_area_allocate));
     gtk_widget_set_parent(proxy, widget);
     g_signal_connect(widget, "destroy", G_CALLBACK(value_area_destroyed), NULL);
+    g_signal_connect(proxy, "notify::has-focus", G_CALLBACK(value_proxy_focus_changed), NULL);
+    g_signal_connect(proxy, "map", G_CALLBACK(value_proxy_mapped), NULL);
     return proxy;
 }

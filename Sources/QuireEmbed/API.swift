@@ -231,6 +231,36 @@ public func quireEngineSetObserver(
     return true
 }
 
+/// quire_engine_set_announcer:
+/// @engine: (nullable): an engine
+/// @announcer: (nullable) (scope notified) (closure user_data) (destroy destroy): called for each
+///   announcement, or %NULL to remove the announcer
+/// @user_data: (nullable): passed to @announcer
+/// @destroy: (nullable): called on @user_data when it is no longer needed, or %NULL
+///
+/// Sets the one announcer of an engine: the announcements of each event (CONTRACT §6.4), for
+/// the host's screen reader. Replacing, removing and @destroy behave as with
+/// quire_engine_set_observer().
+///
+/// Returns: %TRUE when @announcer was set; %FALSE when it was %NULL or @engine was %NULL.
+@c(quire_engine_set_announcer)
+@discardableResult
+public func quireEngineSetAnnouncer(
+    _ engine: EngineHandle?, _ announcer: QuireEngineAnnouncer?, _ user_data: UnsafeMutableRawPointer?, _ destroy: QuireDestroyNotify?
+) -> Bool {
+    guard let box = Engine.forCall(engine, "quire_engine_set_announcer") else {
+        destroy?(user_data)
+        return false
+    }
+    guard let announcer else {
+        box.announcer = nil
+        destroy?(user_data)
+        return false
+    }
+    box.announcer = Announcer(callback: announcer, userData: user_data, destroy: destroy)
+    return true
+}
+
 // MARK: - Reading the session
 
 /// quire_engine_get_state:

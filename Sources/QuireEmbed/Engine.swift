@@ -17,6 +17,8 @@ import QuireCore
 package final class Engine {
     package var session: Session
     var observer: Observer?
+    /// Told each announcement of each event (CONTRACT §6.4); none are computed without it.
+    var announcer: Announcer?
     private var listeners: [(id: Int, listener: Listener)] = []
     private var nextListenerID = 1
     /// Events listeners sent while being told (a handout is the listeners' calls for one
@@ -132,6 +134,7 @@ package final class Engine {
         // Dropping the observer calls its destroy notifier, unless a delivery still holds it
         // (then the notifier runs when that callback has returned).
         engine.observer = nil
+        engine.announcer = nil
         if engine.delivering > 0 {
             engine.freeRequested = true
             return
@@ -155,8 +158,10 @@ package final class Engine {
     package func send(_ event: Event, handle: UnsafeMutablePointer<QuireEngine>) -> [SessionNotification] {
         guard sentWhileTelling.admit(event) else { return [] }
         fresh = false
+        let before = announcer != nil ? session.errorsInView : nil
         session.send(event, into: &buffer)
-        guard !listeners.isEmpty || (observer != nil && !buffer.isEmpty) else { return buffer }
+        let said = announcer != nil ? session.announcements(after: event, emitted: buffer, before: before) : []
+        guard !listeners.isEmpty || (observer != nil && !buffer.isEmpty) || !said.isEmpty else { return buffer }
         // A copy: an observer that sends another event reuses `buffer`.
         let notifications = buffer
         delivering += 1
@@ -174,6 +179,12 @@ package final class Engine {
             guard !freeRequested, let current = observer else { break }
             JSONWriter.string(notification.json).withCString { text in
                 current.callback(handle, text, current.userData)
+            }
+        }
+        for announcement in said {
+            guard !freeRequested, let current = announcer else { break }
+            announcement.text.withCString { text in
+                announcement.priority.rawValue.withCString { priority in current.callback(handle, text, priority, current.userData) }
             }
         }
         // What listeners sent meanwhile, in order, each delivered whole (still inside this
@@ -198,6 +209,23 @@ final class Observer {
     let destroy: QuireDestroyNotify?
 
     init(callback: QuireEngineObserver, userData: UnsafeMutableRawPointer?, destroy: QuireDestroyNotify?) {
+        self.callback = callback
+        self.userData = userData
+        self.destroy = destroy
+    }
+
+    deinit {
+        destroy?(userData)
+    }
+}
+
+/// An announcer callback with its user data, as `Observer`.
+final class Announcer {
+    let callback: QuireEngineAnnouncer
+    let userData: UnsafeMutableRawPointer?
+    let destroy: QuireDestroyNotify?
+
+    init(callback: QuireEngineAnnouncer, userData: UnsafeMutableRawPointer?, destroy: QuireDestroyNotify?) {
         self.callback = callback
         self.userData = userData
         self.destroy = destroy

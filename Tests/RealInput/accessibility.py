@@ -7,7 +7,8 @@ real keys (XTest) and read back over AT-SPI:
   swiping are neither in its children nor visible);
 - the indicator slider's Value (now, min, max, text);
 - the Name field `required` (GTK 4.10+; on 4.8, whose AT-SPI bridge has no such state, its
-  description "Required"), and after a refused move `invalid` with a described-by relation to
+  description "Required"), and after a refused move `invalid` (GTK 4.10+; on 4.8 never
+  STATE_INVALID, which Orca takes for a defunct object) with a described-by relation to
   the error label (whose name is the error text), both gone once a name is typed;
 - the choice list a list of list items, the draft's `selected`;
 - the duration wheels focusable spin buttons whose Value (now, min, max; the text "30 minutes"
@@ -171,16 +172,25 @@ def a11y_demo(t):
     t.key("Right")
     t.settle(0.5)
     t.expect(t.page() == 2, f"Right with an empty required name moved to page {t.page()}")
+    # GTK before 4.10 maps the invalid state to STATE_INVALID, which Orca 43 takes for a defunct
+    # object (it then never lands on the entry, and the refusal is not heard): the app sets it
+    # from 4.10 only, where it is STATE_INVALID_ENTRY; before, the error is the described-by label.
+    states_invalid = toolkit_at_least(t, 4, 10)
     try:
-        snap = t.wait(lambda s: invalid(s.find("text", "Name")), "the Name entry to be invalid", timeout=2.0)
+        snap = t.wait(lambda s: invalid(s.find("text", "Name")) if states_invalid else bool(described_by(s.find("text", "Name"))),
+                      "the Name entry to be invalid", timeout=2.0)
     except Failure as error:
         t.expect(False, f"after a refused move: {error}")
         snap = t.snap()
     name = snap.find("text", "Name")
+    if not states_invalid:
+        t.expect(not name.has("invalid"), "the refused Name entry has STATE_INVALID (a zombie to Orca 43)")
     relations = described_by(name)
     t.expect(relations == [("label", "Required")],
              f"after a refused move the Name entry is described by {relations}, not by the label 'Required'")
-    t.expect(name.acc.get_description() == "Required", f"the invalid Name entry is described as "
+    # Before GTK 4.14 the refusal's announcement is spoken through the focused entry's description,
+    # which stays until focus moves on ("Name: Required", the core's text): its error either way.
+    t.expect(name.acc.get_description() in ("Required", "Name: Required"), f"the invalid Name entry is described as "
              f"{name.acc.get_description()!r}, not by its error 'Required'")
     focus = snap.focused()
     t.expect(focus is not None and focus.role == "text" and focus.name == "Name",

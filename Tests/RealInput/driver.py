@@ -174,9 +174,9 @@ class Input:
 # ------------------------------------------------------------------------------------------ a11y
 
 # The pager is labelled with the current page's name ("About you — page 2 of 5", "Page 1 of 5"
-# for a page without a title). "Pages", as a name to find or be inside, means the pager whatever
-# page it names.
-PAGER_NAME = re.compile(r"^Page \d+ of \d+$| — page \d+ of \d+$")
+# for a page without a title; in Japanese "あなたについて — 5ページ中2ページ目"). "Pages", as a
+# name to find or be inside, means the pager whatever page it names.
+PAGER_NAME = re.compile(r"^Page \d+ of \d+$| — page \d+ of \d+$|^\d+ページ中\d+ページ目$| — \d+ページ中\d+ページ目$")
 
 
 def name_is(name, wanted, role=None):
@@ -289,12 +289,16 @@ class Snapshot:
         return 0 <= cx < ww and 0 <= cy < wh
 
     def page(self):
-        """(index, count) from the indicator slider "Page 2 of 5", or None (no indicator)."""
+        """(index, count) from the indicator slider "Page 2 of 5" ("5ページ中2ページ目"), or None
+        (no indicator)."""
         for node in self.nodes:
             if node.role == "slider":
                 m = re.match(r"Page (\d+) of (\d+)", node.name)
                 if m:
                     return int(m.group(1)), int(m.group(2))
+                m = re.match(r"(\d+)ページ中(\d+)ページ目", node.name)
+                if m:
+                    return int(m.group(2)), int(m.group(1))
         return None
 
     def focused(self):

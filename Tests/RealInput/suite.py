@@ -83,12 +83,13 @@ class T:
         self.replayed = []  # events of each recording replayed
 
     # ---- the program
-    def start(self, flow=None, kind=None, gtk_settings=None, extra_env=None, record=True):
+    def start(self, flow=None, kind=None, gtk_settings=None, extra_env=None, record=True, locale="en"):
         """gtk_settings: lines added to the app's gtk-4.0/settings.ini ("gtk-enable-animations =
         false"); extra_env: variables added to the program's environment (ime/*: the input
         method's GTK_IM_MODULE and IBUS_ADDRESS). record=False: `quire run` without --record,
         which always starts the walkthrough (a recording needs one), so a finished walkthrough's
-        next launch opens the main window; the case's recording is then an earlier launch's."""
+        next launch opens the main window; the case's recording is then an earlier launch's.
+        locale: the session's language (`quire run --locale`)."""
         kind = kind or self.case.host
         flow = flow or self.case.flow
         self.flow_path = os.path.join(ROOT, flow)
@@ -96,7 +97,7 @@ class T:
             self.flow = json.load(f)
         xdg = os.path.join(self.desktop.dir, "xdg", self.folder.replace("/", "_"))
         if kind == "app":
-            argv = [self.suite.quire, "run", "--locale", "en", self.flow_path] + (["--record", self.recording] if record else [])
+            argv = [self.suite.quire, "run", "--locale", locale, self.flow_path] + (["--record", self.recording] if record else [])
             env = self.desktop.app_env(xdg, extra_env)
             if gtk_settings:
                 with open(os.path.join(xdg, "config", "gtk-4.0", "settings.ini"), "a") as f:
@@ -662,6 +663,7 @@ def main(argv=None):
     import size_cases  # noqa: F401 - the size/* cases
     import window_cases  # noqa: F401 - keys/* and size/wide-panel-covers-the-bar (issue 33's window fixes)
     import ime_cases  # noqa: F401 - the ime/* case (issue 33: an input method composing Japanese)
+    import orca_cases  # noqa: F401 - the orca/* cases (issue 36: what Orca says, in English and Japanese)
     if options.list:
         for c in CASES:
             print(f"{c.name}  ({c.host}, {c.timeout} s)")

@@ -231,6 +231,54 @@ test_engine_events_after_completion (void)
   recorder_free (recorder);
 }
 
+/* Announcements (CONTRACT §6.4): "priority: text" as the announcer was told them. */
+static void
+record_announcement (QuireEngine *engine, const char *text, const char *priority, void *user_data)
+{
+  Recorder *recorder = user_data;
+
+  g_assert_nonnull (engine);
+  g_ptr_array_add (recorder->notifications, g_strdup_printf ("%s: %s", priority, text));
+}
+
+static void
+test_engine_announcer (void)
+{
+  QuireEngine *engine = demo_engine ();
+  Recorder *recorder = recorder_new ();
+  Recorder *observed = recorder_new ();
+
+  g_assert_false (quire_engine_set_announcer (NULL, record_announcement, recorder, count_destroy));
+  g_assert_cmpint (recorder->destroyed, ==, 1);
+  recorder->destroyed = 0;
+  g_assert_true (quire_engine_set_observer (engine, record, observed, NULL));
+  g_assert_true (quire_engine_set_announcer (engine, record_announcement, recorder, count_destroy));
+  /* Skip refused for the name on page 2 (out of sight): the notice's sentence, assertive. */
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:skip\"}", NULL));
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:next\"}", NULL));
+  g_assert_true (quire_engine_send (engine, "{\"settle\": true}", NULL));
+  /* Next refused on the page itself: its first error. Typing announces nothing. */
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:next\"}", NULL));
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"userName\"}", NULL));
+  g_assert_true (quire_engine_send (engine, "{\"type\": \"Aki\"}", NULL));
+  g_assert_true (quire_engine_send (engine, "{\"tap\": \"button:cancel\"}", NULL));
+  g_assert_cmpuint (recorder->notifications->len, ==, 4);
+  g_assert_cmpstr (g_ptr_array_index (recorder->notifications, 0), ==,
+                   "assertive: Name is required \u2014 on page 2, About you");
+  g_assert_cmpstr (g_ptr_array_index (recorder->notifications, 1), ==, "polite: About you, page 2 of 5");
+  g_assert_cmpstr (g_ptr_array_index (recorder->notifications, 2), ==, "assertive: Name: Required");
+  g_assert_cmpstr (g_ptr_array_index (recorder->notifications, 3), ==, "polite: Cancelled");
+  /* After the event's notifications: the observer saw `completed` before the announcer ran. */
+  g_assert_cmpuint (observed->notifications->len, >, 0);
+  /* Removed: its user data released once, nothing more announced. */
+  g_assert_false (quire_engine_set_announcer (engine, NULL, NULL, NULL));
+  g_assert_cmpint (recorder->destroyed, ==, 1);
+  quire_engine_free (engine);
+  g_assert_cmpint (recorder->destroyed, ==, 1);
+  recorder_free (recorder);
+  recorder_free (observed);
+}
+
 static void
 test_engine_freed_while_observed (void)
 {
@@ -574,6 +622,31 @@ on_notification_unref (QuireSession *session, const char *name, JsonNode *payloa
   (void) payload;
   /* Drops the caller's reference: the send in progress keeps the session alive. */
   g_signal_handler_disconnect (session, *handler);
+  g_object_unref (session);
+}
+
+static void
+on_announce (QuireSession *session, const char *text, const char *priority, GPtrArray *said)
+{
+  g_assert_true (QUIRE_IS_SESSION (session));
+  g_ptr_array_add (said, g_strdup_printf ("%s: %s", priority, text));
+}
+
+static void
+test_session_announce (void)
+{
+  QuireSession *session = demo_session ();
+  g_autoptr (GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
+
+  g_signal_connect (session, "announce", G_CALLBACK (on_announce), said);
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:next\"}", NULL));
+  g_assert_true (quire_session_send (session, "{\"settle\": true}", NULL));
+  g_assert_true (quire_session_send (session, "{\"tap\": \"userName\"}", NULL));
+  /* Tab past the empty required name: its error revealed where focus no longer is. */
+  g_assert_true (quire_session_send (session, "{\"key\": \"Tab\"}", NULL));
+  g_assert_cmpuint (said->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (said, 0), ==, "polite: About you, page 2 of 5");
+  g_assert_cmpstr (g_ptr_array_index (said, 1), ==, "polite: Name: Required");
   g_object_unref (session);
 }
 
@@ -949,6 +1022,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/freed-while-observed", test_engine_freed_while_observed);
   g_test_add_func ("/engine/observer-frees-sends-replaces", test_engine_observer_frees_sends_replaces);
   g_test_add_func ("/engine/snapshot-round-trip", test_engine_snapshot_round_trip);
+  g_test_add_func ("/engine/announcer", test_engine_announcer);
+  g_test_add_func ("/session/announce", test_session_announce);
   g_test_add_func ("/session/errors", test_session_errors);
   g_test_add_func ("/session/signals-and-properties", test_session_signals_and_properties);
   g_test_add_func ("/session/apply", test_session_apply);

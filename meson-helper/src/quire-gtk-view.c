@@ -63,6 +63,7 @@ static GParamSpec *properties[N_PROPS];
 enum {
   SIGNAL_COMPLETED,
   SIGNAL_PAGE_CHANGED,
+  SIGNAL_ANNOUNCE,
   N_SIGNALS
 };
 
@@ -85,6 +86,13 @@ on_page_changed (QuireSession *session, const char *name, JsonNode *payload, Qui
   (void) payload;
   g_signal_emit (self, signals[SIGNAL_PAGE_CHANGED], 0,
                  quire_session_get_page_index (session), quire_session_get_page_id (session));
+}
+
+static void
+on_announce (QuireSession *session, const char *text, const char *priority, QuireView *self)
+{
+  (void) session;
+  g_signal_emit (self, signals[SIGNAL_ANNOUNCE], 0, text, priority);
 }
 
 /* Lets go of the session: its handlers, the walkthrough over its engine, the reference. */
@@ -144,6 +152,7 @@ quire_view_set_session (QuireView *self, QuireSession *session)
            * view its session while it builds, before the app can connect anything. */
           g_signal_connect_after (session, "notification::completed", G_CALLBACK (on_completed), self);
           g_signal_connect_after (session, "notification::pageDidChange", G_CALLBACK (on_page_changed), self);
+          g_signal_connect (session, "announce", G_CALLBACK (on_announce), self);
           if (quire_session_get_completed (session))
             {
               gtk_widget_add_css_class (GTK_WIDGET (self), "completed");
@@ -264,6 +273,23 @@ quire_view_class_init (QuireViewClass *klass)
   signals[SIGNAL_PAGE_CHANGED] =
     g_signal_new ("page-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_STRING);
+
+  /**
+   * QuireView::announce:
+   * @view: the view
+   * @text: what a screen reader must say, in the session's language
+   * @priority: `polite` or `assertive`
+   *
+   * Emitted for each announcement of the session the view shows ([signal@Quire.Session::announce]),
+   * whoever sent the event. The view has already spoken it (gtk_accessible_announce() from GTK
+   * 4.14; before, through the focused widget's description, which Orca speaks): connect to log
+   * it, or to speak it another way.
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_ANNOUNCE] =
+    g_signal_new ("announce", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "quire-view");

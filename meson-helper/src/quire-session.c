@@ -125,6 +125,7 @@ static GParamSpec *properties[N_PROPS];
 enum {
   SIGNAL_NOTIFICATION,
   SIGNAL_APPLY_REQUESTED,
+  SIGNAL_ANNOUNCE,
   N_SIGNALS
 };
 
@@ -223,6 +224,13 @@ on_engine_notification (QuireEngine *engine, const char *notification_json, void
     }
 }
 
+static void
+on_engine_announcement (QuireEngine *engine, const char *text, const char *priority, void *user_data)
+{
+  (void) engine;
+  g_signal_emit (QUIRE_SESSION (user_data), signals[SIGNAL_ANNOUNCE], 0, text, priority);
+}
+
 /* Re-reads what the properties show; notifies those that changed. */
 static void
 refresh (QuireSession *self)
@@ -280,6 +288,7 @@ attach_engine (QuireSession *self, QuireEngine *engine)
   self->locale = take_text (quire_engine_get_locale (engine));
   /* The engine lives exactly as long as the session: no reference, no destroy notifier. */
   quire_engine_set_observer (engine, on_engine_notification, self, NULL);
+  quire_engine_set_announcer (engine, on_engine_announcement, self, NULL);
 }
 
 /* The engine a constructor function made, handed to constructed() (g_object_new() has no
@@ -668,6 +677,25 @@ quire_session_class_init (QuireSessionClass *klass)
     g_signal_new ("apply-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 3,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE, JSON_TYPE_NODE, G_TYPE_CANCELLABLE);
+
+  /**
+   * QuireSession::announce:
+   * @session: the session
+   * @text: what a screen reader must say, in the session's language (`About you, page 2 of 5`,
+   *   `Name: Required`, `Finished`)
+   * @priority: `polite` or `assertive`
+   *
+   * Emitted for each announcement an event makes, in order, after its notifications: what a
+   * screen reader must be told because keyboard focus does not move to it — a page reached, a
+   * refusal, an error revealed on a field focus has left, completion (Quire's contract, §6.4).
+   * Every Quire front makes the same; hand them to your screen reader (in GTK,
+   * gtk_accessible_announce() from 4.14; a [class@QuireGtk.View] speaks them itself).
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_ANNOUNCE] =
+    g_signal_new ("announce", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 }
 
 static void

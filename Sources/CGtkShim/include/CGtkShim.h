@@ -138,6 +138,13 @@ GtkWidget *quire_widget_new_with_role(GType type, GtkAccessibleRole role);
 #endif
 gboolean quire_accessible_can_announce(void);
 void quire_accessible_announce(gpointer widget, const char *message);
+// Makes a screen reader speak `message` (an announcement of the core's, CONTRACT §6.4), assertive
+// or polite: gtk_accessible_announce where GTK has it; before GTK 4.14, as a change of the focused
+// widget's accessible description, which Orca 43 speaks (docs/accessibility.md).
+void quire_announce(gpointer widget, const char *message, gboolean assertive);
+// The same from an idle, in the window `widget` is in now, once keyboard focus has settled (the
+// widget itself may be gone by then: a finished walkthrough's view replaced by the main view).
+void quire_announce_later(gpointer widget, const char *message, gboolean assertive);
 // A boolean GtkSettings property of the default settings (g_object_get is variadic); FALSE
 // without a display.
 gboolean quire_settings_get_bool(const char *name);

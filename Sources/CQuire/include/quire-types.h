@@ -165,6 +165,22 @@ typedef struct _QuireEngineError {
 typedef void (*QuireEngineObserver) (QuireEngine *engine, const char *notification_json, void *user_data);
 
 /**
+ * QuireEngineAnnouncer:
+ * @engine: (not nullable): the engine whose event made the announcement (borrowed)
+ * @text: (not nullable): what a screen reader must say, in the session's language, e.g.
+ *   `About you, page 2 of 5` or `Name: Required`; borrowed, valid only during the call
+ * @priority: (not nullable): `polite` or `assertive`
+ * @user_data: the user data given to quire_engine_set_announcer()
+ *
+ * Called once for each announcement an event makes (what a screen reader must be told because
+ * keyboard focus does not move to it: a page reached, a refusal, an error revealed where focus
+ * no longer is, completion; CONTRACT §6.4), in order, after the event's notifications have
+ * reached the observer, before quire_engine_send() returns. It may call any function on
+ * @engine, as an observer may.
+ */
+typedef void (*QuireEngineAnnouncer) (QuireEngine *engine, const char *text, const char *priority, void *user_data);
+
+/**
  * QuireDestroyNotify:
  * @user_data: the user data to release
  *

@@ -129,6 +129,26 @@ QUIRE_AVAILABLE_IN_0_1 bool quire_engine_send (QuireEngine *engine, const char *
 QUIRE_AVAILABLE_IN_0_1 bool quire_engine_set_observer (QuireEngine *engine, QuireEngineObserver observer, void *user_data, QuireDestroyNotify destroy);
 
 /**
+ * quire_engine_set_announcer:
+ * @engine: (nullable): an engine
+ * @announcer: (nullable) (scope notified) (closure user_data) (destroy destroy): called for each
+ *   announcement, or %NULL to remove the announcer
+ * @user_data: (nullable): passed to @announcer
+ * @destroy: (nullable): called on @user_data when it is no longer needed, or %NULL
+ *
+ * Sets the one announcer of an engine: what a host hands to its screen reader after each event
+ * (`gtk_accessible_announce()`, or its own means), the same announcements every Quire front
+ * makes. Replacing, removing and @destroy behave as with quire_engine_set_observer(). Without
+ * an announcer, sending an event computes none.
+ *
+ * Returns: %TRUE when @announcer was set; %FALSE when it was %NULL (the announcer was removed)
+ *   or @engine was %NULL.
+ *
+ * Since: 0.1
+ */
+QUIRE_AVAILABLE_IN_0_1 bool quire_engine_set_announcer (QuireEngine *engine, QuireEngineAnnouncer announcer, void *user_data, QuireDestroyNotify destroy);
+
+/**
  * quire_engine_get_state:
  * @engine: (nullable): an engine
  *

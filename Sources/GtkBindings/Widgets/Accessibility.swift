@@ -5,7 +5,7 @@ import CGtkShim
 /// properties and relations (through the C shim's non-variadic wrappers), and announcements.
 ///
 /// GTK 4.8's AT-SPI bridge maps them: `required` → STATE_REQUIRED, `invalid` →
-/// STATE_INVALID_ENTRY, `hidden` → neither VISIBLE nor SHOWING (and the widget left out of its
+/// STATE_INVALID (a defunct object to Orca: not set before GTK 4.10, see the shim), `hidden` → neither VISIBLE nor SHOWING (and the widget left out of its
 /// parent's children), `selected` → STATE_SELECTED, `checked` → STATE_CHECKED, described-by →
 /// RELATION_DESCRIBED_BY.
 @MainActor
@@ -13,7 +13,8 @@ extension Widget {
     /// `GTK_ACCESSIBLE_PROPERTY_REQUIRED`: a value must be given before the flow goes on.
     public func setAccessibleRequired(_ required: Bool) { quire_accessible_set_required(pointer, required ? 1 : 0) }
 
-    /// `GTK_ACCESSIBLE_STATE_INVALID`: the value is refused (an error is shown).
+    /// `GTK_ACCESSIBLE_STATE_INVALID`: the value is refused (an error is shown). Not set before
+    /// GTK 4.10, whose AT-SPI STATE_INVALID makes Orca 43 skip the widget as a zombie.
     public func setAccessibleInvalid(_ invalid: Bool) { quire_accessible_set_invalid(pointer, invalid ? 1 : 0) }
 
     /// `GTK_ACCESSIBLE_STATE_HIDDEN`: left out of the accessibility tree while the widget is still
@@ -45,6 +46,19 @@ extension Widget {
     /// Speaks `message` (politely) where GTK has `gtk_accessible_announce` (4.14 and later,
     /// decided when the shim is compiled); elsewhere the name changes carry the news.
     public func announce(_ message: String) { quire_accessible_announce(pointer, message) }
+
+    /// Makes a screen reader speak `message`, assertive or polite: `gtk_accessible_announce` where
+    /// GTK has it; before GTK 4.14, for a moment the description of the widget with keyboard focus
+    /// in this widget's window (the window when none has it), which Orca 43 speaks.
+    public func announce(_ message: String, assertive: Bool) {
+        quire_announce(pointer, message, assertive ? 1 : 0)
+    }
+
+    /// `announce` from an idle, in the window this widget is in now, wherever keyboard focus is
+    /// by then (this widget may have left the window meanwhile).
+    public func announceLater(_ message: String, assertive: Bool) {
+        quire_announce_later(pointer, message, assertive ? 1 : 0)
+    }
 
     /// Whether `announce` speaks with the GTK built against.
     public static var canAnnounce: Bool { quire_accessible_can_announce() != 0 }

@@ -387,6 +387,60 @@ public final class Stack: Widget {
     }
 }
 
+/// Children of which one shows at a time, the others hidden (so out of the accessibility tree
+/// too): what a GtkStack without transitions does, without the GtkStackPage objects GTK 4.8 puts
+/// in the accessibility tree for every page, shown or not, each a panel named "GtkStackPage"
+/// (Orca 43 speaks "GtkStackPage panel" when focus enters one).
+@MainActor
+public final class OneShown: Widget {
+    private var children: [(name: String, widget: Widget)] = []
+    private let orientation: GtkOrientation
+
+    public init(_ orientation: GtkOrientation = GTK_ORIENTATION_VERTICAL) {
+        self.orientation = orientation
+        super.init(new: gtk_box_new(orientation, 0))
+    }
+
+    public func add(_ child: Widget, name: String) {
+        child.isVisible = children.isEmpty
+        gtk_box_append(quire_box(pointer), child.widget)
+        children.append((name, child))
+    }
+
+    /// Gives every child the natural length of the longest along the box (what a homogeneous
+    /// GtkStack takes), so that the one shown does not change the length: call it when their
+    /// contents change. A hidden widget measures 0, so each is shown while it is measured.
+    public func equalizeLengths() {
+        var longest: Int32 = 0
+        for child in children {
+            let shown = child.widget.isVisible
+            child.widget.isVisible = true
+            gtk_widget_set_size_request(child.widget.widget, -1, -1)
+            var minimum: Int32 = 0
+            var natural: Int32 = 0
+            gtk_widget_measure(child.widget.widget, orientation, -1, &minimum, &natural, nil, nil)
+            longest = max(longest, natural)
+            child.widget.isVisible = shown
+        }
+        for child in children {
+            if orientation == GTK_ORIENTATION_HORIZONTAL {
+                gtk_widget_set_size_request(child.widget.widget, longest, -1)
+            } else {
+                gtk_widget_set_size_request(child.widget.widget, -1, longest)
+            }
+        }
+    }
+
+    /// The name of the child shown (the first added until another is chosen).
+    public var visibleName: String {
+        get { children.first { $0.widget.isVisible }?.name ?? "" }
+        set {
+            guard newValue != visibleName, children.contains(where: { $0.name == newValue }) else { return }
+            for child in children { child.widget.isVisible = child.name == newValue }
+        }
+    }
+}
+
 /// A widget drawn with cairo by a Swift closure.
 @MainActor
 public final class DrawingArea: Widget {

@@ -65,6 +65,8 @@ public final class QuireApplication {
     private var toasts: Widget?
     private var timer: FocusTimerModel?
     private var timerButton: TimerHeaderButton?
+    /// "Time's up" spoken once focus has settled after the timer's end (`timerEnded`).
+    private var endAnnouncement: MainLoop.IdleCall?
     private var actions: [String: ObjectRef] = [:]
     private var frameWork: [Double] = []
     private var firstFrameActions: [@MainActor () -> Void] = []
@@ -568,6 +570,13 @@ public final class QuireApplication {
         g_application_send_notification(quire_g_application(app.pointer), "timer-ended", notification)
         g_object_unref(UnsafeMutableRawPointer(notification))
         if let window, let display = gtk_widget_get_display(quire_widget(window.pointer)) { gdk_display_beep(display) }
+        // Heard, too: Orca 43 on GTK 4.8 presents nothing when the alert appears (GTK emits
+        // `showing` only for windows), so "Time's up" is announced (assertive), from an idle once
+        // keyboard focus has moved from the disabled Start to Reset (`keepMainFocus`).
+        endAnnouncement = MainLoop.idle { [weak self] in
+            guard let self, let view = self.mainView else { return }
+            view.page.announce(self.strings.timesUp, assertive: true)
+        }
     }
 
     /// The About dialog over the window (`app.about`, in the primary menu).

@@ -20,7 +20,9 @@ final class ChromeView: SessionView {
     private let next = Button(label: "Next")
     private let finish = Button(label: "Finish")
     private let cancel = Button(label: "Cancel")
-    private let trailing = Stack()
+    /// Next or Finish (not a GtkStack: GTK 4.8 puts its pages in the accessibility tree as
+    /// panels Orca speaks, "GtkStackPage panel" whenever focus reached Next).
+    private let trailing = OneShown(GTK_ORIENTATION_HORIZONTAL)
 
     init(host: SessionHost) {
         self.host = host
@@ -50,6 +52,7 @@ final class ChromeView: SessionView {
         top.append(cancel)
         trailing.add(next, name: "next")
         trailing.add(finish, name: "finish")
+        trailing.equalizeLengths()
         let end = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
         end.append(skip)
         end.append(trailing)
@@ -78,6 +81,7 @@ final class ChromeView: SessionView {
 
     func render(_ session: Session, _ notifications: [SessionNotification]) {
         let chrome = session.chrome
+        var relabelled = false
         for presentation in chrome.buttons {
             let button: Button
             switch presentation.button {
@@ -90,9 +94,11 @@ final class ChromeView: SessionView {
             if button.label != presentation.title {
                 button.label = presentation.title
                 button.setAccessibleLabel(presentation.title)
+                relabelled = true
             }
             button.isSensitive = presentation.enabled
         }
+        if relabelled { trailing.equalizeLengths() }
         let finishEnabled = chrome.buttons.first { $0.button == .finish }?.enabled ?? false
         trailing.visibleName = finishEnabled ? "finish" : "next"
         progress.fraction = chrome.progress

@@ -33,7 +33,7 @@ final class InputPanelView: SessionView {
         /// The choice list scrolls past `InputPanelView.maximumListHeight`.
         let choiceScroller = ScrolledWindow()
         let accessory: AccessoryBar
-        let content = Stack()
+        let content = OneShown()
         let wheels: DurationWheelsView
         let choices: ChoiceListView
         let keyboard = Box(GTK_ORIENTATION_VERTICAL)
@@ -54,7 +54,6 @@ final class InputPanelView: SessionView {
             choiceScroller.propagateNaturalHeight(upTo: InputPanelView.maximumListHeight)
             choiceScroller.setChild(choices.root)
             content.add(choiceScroller, name: "choices")
-            gtk_stack_set_vhomogeneous(quire_stack(content.pointer), 0)
             panel.append(content)
             clamp.setChild(panel)
             clamp.hexpand = true
@@ -125,6 +124,8 @@ final class InputPanelView: SessionView {
             parts.content.visibleName = "wheels"
         case .choiceList:
             parts.choices.update(input.options)
+            // The list is the field's (GTK 4.8 would name it "GtkBox").
+            parts.choices.root.setAccessibleLabel(input.label)
             parts.content.visibleName = "choices"
         default:
             parts.content.visibleName = "keyboard"

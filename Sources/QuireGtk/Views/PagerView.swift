@@ -176,16 +176,14 @@ final class PagerView: SessionView {
     /// Built pages left out of the accessibility tree, by visible index.
     private var hiddenPages: [Int: Bool] = [:]
 
-    /// The pager is labelled with the current page's name (the core's `pageName`), announced when
-    /// it changes where GTK can announce; only the current page is in the accessibility tree (the
+    /// The pager is labelled with the current page's name (the core's `pageName`; the arrival is
+    /// announced with the core's announcements, `WalkthroughView.speak`); only the current page is in the accessibility tree (the
     /// neighbours built for swiping are `hidden`, though laid out and drawn while they slide in).
     private func updateAccessibility(_ session: Session) {
         let name = session.chrome.pageName
         if name != accessibleName {
-            let first = accessibleName.isEmpty
             accessibleName = name
             root.setAccessibleLabel(name)
-            if !first { root.announce(name) }
             onPageName?(name)
         }
         let current = session.currentIndex

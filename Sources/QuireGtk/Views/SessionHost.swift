@@ -64,6 +64,17 @@ public final class SessionHost {
     public var onEvent: ((Event, [SessionNotification]) -> Void)?
     /// Called once, when the session completes.
     public var onCompleted: ((Completion) -> Void)?
+    /// Called after each event that has something to announce (CONTRACT §6.4), with what the
+    /// core says must be announced, after the views have rendered it (keyboard focus is where the
+    /// event put it). The front speaks them; it decides nothing about them.
+    public var onAnnounce: (([Announcement]) -> Void)? {
+        didSet { shownErrors = session.errorsInView }
+    }
+    /// The errors shown before the next event (`Session.errorsInView`), kept while someone
+    /// listens for announcements: the core compares the page with it to find an error revealed.
+    private var shownErrors: ShownErrors?
+    /// Announcements of events applied but not yet rendered (a store's event during a render).
+    private var unsaid: [Announcement] = []
 
     public init(_ session: Session) {
         local = session
@@ -104,6 +115,10 @@ public final class SessionHost {
 
     private func applied(_ event: Event, _ emitted: [SessionNotification]) {
         onEvent?(event, emitted)
+        if onAnnounce != nil {
+            unsaid += session.announcements(after: event, emitted: emitted, before: shownErrors)
+            shownErrors = session.errorsInView
+        }
         if sentWhileRendering.isBusy {
             // Another owner's event arrived while the views render: they render again after.
             rerender = (rerender ?? []) + emitted
@@ -111,6 +126,11 @@ public final class SessionHost {
         }
         lastEvent = event
         render(emitted)
+        if !unsaid.isEmpty {
+            let said = unsaid
+            unsaid = []
+            onAnnounce?(said)
+        }
         while let next = sentWhileRendering.next() { send(next) }
         if !delivered, let completion = session.completed {
             delivered = true
