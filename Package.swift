@@ -76,8 +76,10 @@ var targets: [Target] = [
         exclude: ["BadFlows"]),
     .testTarget(
         name: "QuireHarnessTests",
-        dependencies: ["QuireHarness", "QuireCore"],
+        dependencies: ["QuireHarness", "QuireCore", "QuireTestSupport"],
         exclude: ["Fixtures", "Golden"]),
+    // What test targets share: reading a child process's output (EINTR-safe).
+    .target(name: "QuireTestSupport", path: "Tests/QuireTestSupport"),
 ]
 
 if let gtk = gtkFlags {
@@ -108,7 +110,9 @@ if let gtk = gtkFlags, let adwaita = adwaitaFlags {
             swiftSettings: swiftIncludes, linkerSettings: adwaita.libraries.map { .linkedLibrary($0) }),
         .testTarget(
             name: "QuireGtkTests",
-            dependencies: ["QuireApp", "QuireGtk", "GtkBindings", "QuireCore", "QuireHarness", "CGtk", "CGtkShim", "CAdw"],
+            dependencies: [
+                "QuireApp", "QuireGtk", "GtkBindings", "QuireCore", "QuireHarness", "CGtk", "CGtkShim", "CAdw", "QuireTestSupport",
+            ],
             exclude: ["EndToEnd", "Golden"],
             swiftSettings: swiftIncludes),
     ]
@@ -175,7 +179,7 @@ package.targets += [
         ]),
     .testTarget(name: "QuireEmbedTests", dependencies: ["QuireEmbed", "QuireCore", "CQuire"]),
     // The bad-input corpus (Tests/BadInputTests/Corpus): run through the `quire` binary and the C API.
-    .testTarget(name: "BadInputTests", dependencies: ["QuireEmbed", "QuireCore", "CQuire"], exclude: ["Corpus"]),
+    .testTarget(name: "BadInputTests", dependencies: ["QuireEmbed", "QuireCore", "CQuire", "QuireTestSupport"], exclude: ["Corpus"]),
 ]
 if let gtk = gtkFlags {
     let swiftIncludes: [SwiftSetting] = [.unsafeFlags(gtk.includes.flatMap { ["-Xcc", $0] })]

@@ -4,6 +4,7 @@ import QuireCore
 import Testing
 
 @testable import QuireEmbed
+import QuireTestSupport
 
 /// The bad-input corpus, run against the real `quire` binary and the C API: every case gives
 /// exactly its expected messages and exit code (or error codes), and none crashes or hangs.
@@ -109,7 +110,7 @@ import Testing
         for (pipe, box) in [(out, stdout), (err, stderr)] {
             group.enter()
             DispatchQueue.global().async {
-                box.set(pipe.fileHandleForReading.readDataToEndOfFile())
+                box.set(readAll(pipe))
                 group.leave()
             }
         }

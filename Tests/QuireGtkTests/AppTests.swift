@@ -5,6 +5,7 @@ import Testing
 @testable import QuireGtk
 @testable import QuireApp
 @testable import GtkBindings
+import QuireTestSupport
 
 @Suite struct DemoFlowTests {
     @Test func theEmbeddedDemoFlowIsTheFileInData() throws {
@@ -78,8 +79,8 @@ import Testing
             process.waitUntilExit()
             return (-1, "timed out")
         }
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: readAll(err), as: UTF8.self)
+        stdout = String(decoding: readAll(out), as: UTF8.self)
         return (process.terminationStatus, stderr)
     }
 
@@ -128,7 +129,7 @@ import Testing
         try reader.run()
         usleep(200_000)  // cat has the pipe open before the app writes into it
         let (status, stderr) = try run(["run", "--record", fifo, "--exit-after-first-frame"], environment: environment)
-        let text = String(decoding: read.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: readAll(read), as: UTF8.self)
         reader.waitUntilExit()
         #expect(status == 0, "\(stderr)")
         #expect(isPipe())

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// `quire run` met as a person and a screen reader meet it. What a screen reader sees: the accessible tree read over AT-SPI by a Python
 /// client (python3-gi, gir1.2-atspi-2.0) while the app runs under the test's display and session
@@ -81,7 +82,7 @@ extension EndToEndTests {
         let out = Pipe()
         walker.standardOutput = out
         try walker.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = readAll(out)
         walker.waitUntilExit()
         if waitForExit {
             let deadline = Date().addingTimeInterval(10)
@@ -168,7 +169,7 @@ extension EndToEndTests {
         let out = Pipe()
         replay.standardOutput = out
         try replay.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(decoding: readAll(out), as: UTF8.self)
         replay.waitUntilExit()
         #expect(replay.terminationStatus == 0, "\(output)")
         #expect(output.hasSuffix("1 passed, 0 failed\n"))

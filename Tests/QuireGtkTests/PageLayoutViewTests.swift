@@ -7,6 +7,7 @@ import Testing
 @testable import QuireGtk
 @testable import QuireApp
 @testable import GtkBindings
+import QuireTestSupport
 
 /// Pages laid out by GtkBuilder files (data/flows/layout-onboarding.json): the layout's own
 /// widgets are bound to the fields, both ways; bad layouts are reported, never half-bound.
@@ -189,7 +190,7 @@ struct PageLayoutViewTests {
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: readAll(err), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, stderr)
     }

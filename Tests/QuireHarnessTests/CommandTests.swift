@@ -1,6 +1,7 @@
 import Foundation
 import QuireCore
 import Testing
+import QuireTestSupport
 
 /// The `quire` command as a user runs it: exit codes, the console's last line, and each
 /// reporter against golden output (`QUIRE_UPDATE_GOLDEN=1 swift test` rewrites the golden files).
@@ -30,8 +31,8 @@ import Testing
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let stdout = readAll(out)
+        let stderr = readAll(err)
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),

@@ -3,6 +3,7 @@ import QuireCore
 import Testing
 
 @testable import QuireHarness
+import QuireTestSupport
 
 /// Hostile coverage files and runs (issue 34): `quire coverage merge` given entries that name
 /// other files, huge counts and two spellings of one flow; `quire test --coverage` while its flow
@@ -28,11 +29,11 @@ import Testing
         let errors = Locked(Data())
         let readErrors = DispatchSemaphore(value: 0)
         Thread {
-            let data = err.fileHandleForReading.readDataToEndOfFile()
+            let data = readAll(err)
             errors.withLock { $0 = data }
             readErrors.signal()
         }.start()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stdout = readAll(out)
         readErrors.wait()
         process.waitUntilExit()
         return CommandTests.Run(
@@ -300,7 +301,7 @@ import Testing
         genhtml.standardError = errors
         genhtml.standardOutput = FileHandle.nullDevice
         try genhtml.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: readAll(errors), as: UTF8.self)
         genhtml.waitUntilExit()
         #expect(genhtml.terminationStatus == 0, "\(said)")
         #expect(said.isEmpty, "\(said)")

@@ -3,6 +3,7 @@ import QuireCore
 import Testing
 
 @testable import QuireHarness
+import QuireTestSupport
 
 /// `quire test --coverage`: what a suite exercised of its flows, merged across scripts and jobs.
 @Suite struct CoverageTests {
@@ -203,7 +204,7 @@ import Testing
         genhtml.standardError = errors
         genhtml.standardOutput = FileHandle.nullDevice
         try genhtml.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: readAll(errors), as: UTF8.self)
         genhtml.waitUntilExit()
         #expect(genhtml.terminationStatus == 0, "\(said)")
         #expect(said.isEmpty, "\(said)")

@@ -3,6 +3,7 @@ import QuireCore
 import Testing
 
 @testable import QuireHarness
+import QuireTestSupport
 
 /// Scripts made to hurt: long texts, hours of auto-advance, huge lists. Each either passes in
 /// bounded memory and linear time or is reported over a limit, and never takes the run down.
@@ -233,7 +234,7 @@ import Testing
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stdout = String(decoding: readAll(out), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 2)
         #expect(stdout.hasSuffix("2 passed, 0 failed, 1 bad\n"), "\(stdout)")

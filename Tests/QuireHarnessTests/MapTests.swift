@@ -3,6 +3,7 @@ import QuireCore
 import Testing
 
 @testable import QuireHarness
+import QuireTestSupport
 
 /// `quire map`: the flow as a Graphviz graph, its document text escaped, rendered to SVG by `dot`.
 @Suite struct MapTests {
@@ -68,7 +69,7 @@ import Testing
         let errors = Pipe()
         xmllint.standardError = errors
         try xmllint.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: readAll(errors), as: UTF8.self)
         xmllint.waitUntilExit()
         #expect(xmllint.terminationStatus == 0 && said.isEmpty, "\(said)")
         // A hostile flow's SVG is XML too.
@@ -192,7 +193,7 @@ import Testing
         process.standardError = errors
         let started = Date()
         try process.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: readAll(errors), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 6)
         #expect(said.contains("Graphviz's dot did not finish within 1 s (--dot-timeout) and was stopped"), "\(said)")
@@ -221,7 +222,7 @@ import Testing
         let pid = try #require(waitForPid(pidFile))
         #expect(alive(pid))
         kill(process.processIdentifier, signal)
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: readAll(errors), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == code, "\(said)")
         #expect(said.contains("interrupted by"), "\(said)")
@@ -238,7 +239,7 @@ import Testing
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: readAll(errors), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 6)
         #expect(said.contains("--format svg needs Graphviz's dot program, which is not on PATH (Debian: apt-get install graphviz)"))

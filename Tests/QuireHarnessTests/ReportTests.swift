@@ -3,6 +3,7 @@ import QuireCore
 import Testing
 
 @testable import QuireHarness
+import QuireTestSupport
 
 /// A folder of scripts made for one test, removed afterwards. Scripts run against the fixtures'
 /// `mini` flow, named by its absolute path so they can live anywhere.
@@ -71,7 +72,7 @@ func runTool(_ executable: String, _ arguments: [String], in directory: URL? = n
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let data = readAll(pipe)
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
