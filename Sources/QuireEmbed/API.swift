@@ -238,11 +238,13 @@ public func quireEngineSetObserver(
 /// @user_data: (nullable): passed to @announcer
 /// @destroy: (nullable): called on @user_data when it is no longer needed, or %NULL
 ///
-/// Sets the one announcer of an engine: the announcements of each event (CONTRACT §6.4), for
-/// the host's screen reader. Replacing, removing and @destroy behave as with
-/// quire_engine_set_observer().
+/// Sets the one announcer of an engine: what a host hands to its screen reader after each event
+/// (`gtk_accessible_announce()`, or its own means), the same announcements every Quire front
+/// makes. Replacing, removing and @destroy behave as with quire_engine_set_observer(). Without
+/// an announcer, sending an event computes none.
 ///
-/// Returns: %TRUE when @announcer was set; %FALSE when it was %NULL or @engine was %NULL.
+/// Returns: %TRUE when @announcer was set; %FALSE when it was %NULL (the announcer was removed)
+///   or @engine was %NULL.
 @c(quire_engine_set_announcer)
 @discardableResult
 public func quireEngineSetAnnouncer(
