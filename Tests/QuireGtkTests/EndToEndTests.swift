@@ -47,16 +47,22 @@ enum SystemPython {
 }
 
 extension EndToEndTests {
-    /// Runs the app, then the walker's steps against it; returns the lines of each dump.
+    /// The demo flow (five pages): the built-in demo but for its apply and its last page.
+    static let demo = GtkTest.packageRoot.appendingPathComponent("data/flows/focus-onboarding.json").path
+
+    /// Runs the app on `flow` (the demo flow unless given), then the walker's steps against it; returns the lines of
+    /// each dump.
     /// The app's XDG state and config folders (its autosave and settings) are `home`'s, a new
     /// temporary folder unless given: runs share them only when a test says so.
-    func walk(_ steps: [String], arguments: [String] = [], waitForExit: Bool = false, home: URL? = nil) throws -> [[String]] {
+    func walk(
+        _ steps: [String], flow: String = EndToEndTests.demo, arguments: [String] = [], waitForExit: Bool = false, home: URL? = nil
+    ) throws -> [[String]] {
         let ownHome = home == nil
         let home = home ?? XDGHome.make()
         defer { if ownHome { try? FileManager.default.removeItem(at: home) } }
         let app = Process()
         app.executableURL = RunCommandTests.binary
-        app.arguments = ["run", "--locale", "en"] + arguments
+        app.arguments = ["run", "--locale", "en", flow] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path

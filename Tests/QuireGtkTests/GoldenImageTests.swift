@@ -18,12 +18,12 @@ import Testing
 struct GoldenImageTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
-    /// The demo walkthrough in a window, with nothing that changes with time (no cursor blink, no
-    /// CSS animations), settled.
+    /// The demo walkthrough (the demo flow's five pages) in a window, with nothing that changes
+    /// with time (no cursor blink, no CSS animations), settled.
     func open() throws -> (WalkthroughView, TestWindow) {
         quire_settings_set_bool("gtk-cursor-blink", 0)
         quire_settings_set_bool("gtk-enable-animations", 0)
-        let flow = try Flow.load(json: DemoFlow.json, file: DemoFlow.path)
+        let flow = try GtkTest.flow("focus-onboarding.json")
         let view = WalkthroughView(host: SessionHost(Session(flow: flow, locale: "en")))
         return (view, TestWindow(view.root, width: 520, height: 680))
     }

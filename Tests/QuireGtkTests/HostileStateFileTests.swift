@@ -97,8 +97,8 @@ import Testing
     /// A hand-edited autosave whose position is off the pages (or not its page) is refused like a
     /// corrupt one, even though each key has the right type.
     @Test(arguments: [
-        ("99999", "position 99999 is off its page (visible page 0 of 5, at position 0)"),
-        ("0.5", "position 0.5 is off its page (visible page 0 of 5, at position 0)"),
+        ("99999", "position 99999 is off its page (visible page 0 of 6, at position 0)"),
+        ("0.5", "position 0.5 is off its page (visible page 0 of 6, at position 0)"),
     ])
     func aPositionOffThePagesIsRefused(position: String, problem: String) throws {
         try withStorage { storage, messages in

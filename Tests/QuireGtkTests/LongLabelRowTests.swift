@@ -114,7 +114,7 @@ extension EndToEndTests {
     /// the whole label as their accessible names, over AT-SPI.
     @Test func longLabelsReachAScreenReaderWhole() throws {
         let long = LongLabelRowTests.long
-        let dumps = try walk(["wait check box:Short", "dump"], arguments: [LongLabelRowTests.flowFile.path])
+        let dumps = try walk(["wait check box:Short", "dump"], flow: LongLabelRowTests.flowFile.path)
         let dump = try #require(dumps.first)
         // The header bar's title (the page's), the page's title and body, four rows.
         #expect(dump.filter { $0.hasPrefix("label\t\(long)\t") }.count == 7)

@@ -41,19 +41,21 @@ import Testing
         #expect(geometry.hit(x: 23 + 6, width: 100) == 0)
     }
 
-    @Test func aLongFlowShowsAStripOfNineThatFollowsThePosition() {
+    @Test func aLongFlowShowsAStripOfFiveThatFollowsThePosition() {
         let start = DotGeometry(count: 1000, position: 0)
-        #expect(start.stripWidth == 9 * 8 + 8 * 10)
-        #expect(start.drawn.map(\.index) == Array(0...8))
+        #expect(start.stripWidth == 5 * 8 + 4 * 10)
+        #expect(start.drawn.map(\.index) == Array(0...4))
         let middle = DotGeometry(count: 1000, position: 500)
-        #expect(middle.first == 496)
-        #expect(middle.drawn.map(\.index) == Array(496...504))
+        #expect(middle.first == 498)
+        #expect(middle.drawn.map(\.index) == Array(498...502))
         #expect(middle.hit(x: middle.center(500, width: 200), width: 200) == 500)
         let moving = DotGeometry(count: 1000, position: 500.5)
         // Half-way between two strips, the end dots are half faded in.
-        #expect(moving.drawn.first?.index == 496 && moving.drawn.first?.fade == 0.5)
-        #expect(moving.drawn.last?.index == 505 && moving.drawn.last?.fade == 0.5)
+        #expect(moving.drawn.first?.index == 498 && moving.drawn.first?.fade == 0.5)
+        #expect(moving.drawn.last?.index == 503 && moving.drawn.last?.fade == 0.5)
         let end = DotGeometry(count: 1000, position: 999)
-        #expect(end.drawn.map(\.index) == Array(991...999))
+        #expect(end.drawn.map(\.index) == Array(995...999))
+        // Six pages: a strip of five too, so the bar fits 360 px.
+        #expect(DotGeometry(count: 6, position: 0).drawn.map(\.index) == Array(0...4))
     }
 }

@@ -452,23 +452,30 @@ def config_folder(t):
 
 @case("app/finish-applies", timeout=60)
 def finish_applies(t):
-    """Finish on the demo's last page saves the settings in the background (GIO) before the
-    walkthrough completes. A save that fails (here a folder where the settings file goes: root
-    writes into a read-only folder, a user would not) keeps the walkthrough on the page with the
-    reason in the notice and Finish usable again; once the save can work, Finish completes."""
+    """The app's demo saves the settings in the background (GIO) when Next leaves its 'All set'
+    page. A save that fails (here a folder where the settings file goes: root writes into a
+    read-only folder, a user would not) keeps the walkthrough on the page with the reason in the
+    notice and Next usable again; once the save can work, Next moves on to 'Settings saved', from
+    which there is no way back, and Finish completes."""
     t.start(APP_DEMO)
     goto(t, 5)
     blocker = os.path.join(config_folder(t), "focus-onboarding.settings.json")
     os.makedirs(blocker, exist_ok=True)
-    click_chrome(t, "Finish")
+    click_chrome(t, "Next")
     snap = t.wait(lambda s: s.find(None, match=r"^Your settings could not be saved"),
                   "the notice to say the settings could not be saved", timeout=6)
-    t.expect(not snap.main_window(), "a failed save completed the walkthrough")
-    t.wait(lambda s: s.find("push button", "Finish", enabled=True), "Finish usable again after the failed save")
+    t.expect(t.page(snap) == 5 and snap.page() == (5, 6), f"a failed save left page 5: {snap.page()}")
+    t.wait(lambda s: s.find("push button", "Next", enabled=True), "Next usable again after the failed save")
     os.rmdir(blocker)
-    click_chrome(t, "Finish")
-    expect_completed(t, timeout=6)
+    click_chrome(t, "Next")
+    t.wait_page(6)
+    t.settle()
+    snap = t.snap()
+    back = snap.find("push button", "Back")
+    t.expect(back is None or not back.has("sensitive"), "Back is usable on the page after the apply")
     with open(blocker, encoding="utf-8") as f:
         saved = json.load(f)
     t.expect(saved.get("outcome") == "finished" and (saved.get("values") or {}).get("userName") == "Ada",
              f"the settings saved by the apply: {saved}")
+    click_chrome(t, "Finish")
+    expect_completed(t, timeout=6)

@@ -529,8 +529,8 @@ state_member (QuireSession *session, const char *name)
 }
 
 /* Issue 37: the app demo's last page applies. apply-requested hands the page, the values and a
- * cancellable; Cancel stops the apply and cancels it; apply_finish with errors keeps the page
- * with the host's code on the field; with none, the session finishes. */
+ * cancellable; Cancel stops the apply and cancels it; apply_finish with errors or a message
+ * keeps the page; with none, the move happens, to a page with no way back. */
 static void
 test_session_apply (void)
 {
@@ -549,14 +549,14 @@ test_session_apply (void)
   g_assert_true (quire_session_send (session, "{\"tap\": \"indicator:4\"}", NULL));
   g_assert_true (quire_session_send (session, "{\"settle\": true}", NULL));
   g_assert_cmpstr (quire_session_get_page_id (session), ==, "finish");
-  g_assert_true (quire_session_send (session, "{\"tap\": \"button:finish\"}", NULL));
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:next\"}", NULL));
   g_assert_cmpint (seen.requests, ==, 1);
   g_assert_cmpstr (seen.page, ==, "finish");
   g_assert_cmpstr (seen.userName, ==, "Aki");
   g_assert_false (g_cancellable_is_cancelled (seen.cancellable));
   applying = state_member (session, "applying");
   g_assert_true (JSON_NODE_HOLDS_OBJECT (applying));
-  g_assert_false (quire_session_get_completed (session));
+  g_assert_cmpstr (quire_session_get_page_id (session), ==, "finish");
 
   /* The user stops it: the cancellable is cancelled, the session stays. */
   g_assert_true (quire_session_apply_cancel (session));
@@ -569,9 +569,9 @@ test_session_apply (void)
   g_assert_error (error, QUIRE_ERROR, QUIRE_ERROR_INVALID_EVENT);
   g_clear_error (&error);
 
-  /* Again; the host refuses, with its own code on a field of the page (this one has none: a
-   * field elsewhere is ignored, and the apply goes on) and a page message. */
-  g_assert_true (quire_session_send (session, "{\"tap\": \"button:finish\"}", NULL));
+  /* Again; the host refuses, with its own code on a field not on the page (ignored: the apply
+   * goes on), then with a page message. */
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:next\"}", NULL));
   g_assert_cmpint (seen.requests, ==, 2);
   g_assert_true (quire_session_apply_finish (session, "finish", "{\"userName\": \"taken\"}", NULL, NULL));
   g_clear_pointer (&applying, json_node_unref);
@@ -581,14 +581,18 @@ test_session_apply (void)
   g_clear_pointer (&applying, json_node_unref);
   applying = state_member (session, "applying");
   g_assert_true (JSON_NODE_HOLDS_NULL (applying));
-  g_assert_false (quire_session_get_completed (session));
+  g_assert_cmpstr (quire_session_get_page_id (session), ==, "finish");
 
-  /* Accepted: the session finishes, once. */
+  /* Accepted: the move happens, once; from the saved page there is no way back. */
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:next\"}", NULL));
+  g_assert_true (quire_session_apply_finish (session, "finish", NULL, NULL, NULL));
+  g_assert_true (quire_session_send (session, "{\"settle\": true}", NULL));
+  g_assert_cmpstr (quire_session_get_page_id (session), ==, "saved");
+  g_assert_true (quire_session_apply_finish (session, "finish", NULL, NULL, NULL));
+  g_assert_true (quire_session_send (session, "{\"tap\": \"button:back\"}", NULL));
+  g_assert_cmpstr (quire_session_get_page_id (session), ==, "saved");
   g_assert_true (quire_session_send (session, "{\"tap\": \"button:finish\"}", NULL));
-  g_assert_true (quire_session_apply_finish (session, "finish", NULL, NULL, NULL));
   g_assert_true (quire_session_get_completed (session));
-  g_assert_cmpstr (quire_session_get_outcome (session), ==, "finished");
-  g_assert_true (quire_session_apply_finish (session, "finish", NULL, NULL, NULL));
   g_assert_cmpstr (quire_session_get_outcome (session), ==, "finished");
   errors = state_member (session, "errors");
   g_assert_cmpint (json_object_get_size (json_node_get_object (errors)), ==, 0);

@@ -67,6 +67,12 @@ public enum DemoFlow {
               "title": {"en": "All set", "ja": "準備完了"},
               "apply": {"label": {"en": "Saving your settings…", "ja": "設定を保存しています…"}, "timeoutMs": 10000},
               "body": {"en": "You can change the focus time and the reminder time any time in Preferences. To change the rest, run the walkthrough again.", "ja": "集中時間とリマインドまでの時間は、いつでも設定で変更できます。ほかの項目は、ウォークスルーをもう一度実行して変更します。"}
+            },
+            {
+              "id": "saved",
+              "title": {"en": "Settings saved", "ja": "設定を保存しました"},
+              "body": {"en": "Your settings are saved. Finish to open Focus and start your first session.", "ja": "設定を保存しました。「完了」を押すと Focus が開き、最初のセッションを始められます。"},
+              "back": false
             }
           ]
         }

@@ -161,7 +161,9 @@ final class PageIndicatorView: SessionView {
 
 /// Where the indicator's dots go. Up to `maxDots` are shown; a longer flow shows a strip of them
 /// that scrolls with the position (as UIPageControl does), the dots at its ends fading, so a
-/// 1,000-page flow costs what a 9-page one does and the window keeps its size.
+/// 1,000-page flow costs what a 5-page one does and the window keeps its size. Five, so the bar
+/// under the pages (Back · dots · Skip · Next) fits 360 px whatever the page count: each more dot
+/// is 18 px, and six took the bar to 365 px.
 struct DotGeometry: Sendable, Equatable {
     static let dot = 8.0
     static let gap = 10.0
@@ -169,7 +171,7 @@ struct DotGeometry: Sendable, Equatable {
 
     var count: Int
     var position: Double
-    var maxDots = 9
+    var maxDots = 5
 
     var visible: Int { min(count, maxDots) }
     var stripWidth: Double { Double(visible) * DotGeometry.dot + Double(max(visible - 1, 0)) * DotGeometry.gap }
