@@ -47,33 +47,14 @@ struct ReportCommand: ParsableCommand {
                 for diagnostic in error.diagnostics { printError(diagnostic.description) }
                 throw ExitCode(QuireExit.badInput)
             }
-            var reports: [ReportFile] = []
+            let reports = ReportFiles(command: "quire report merge")
             var reporters: [Reporter] = []
-            func open(_ path: String, _ what: String) throws -> ReportFile {
-                switch ReportFile.create(path, what: what) {
-                case .success(let file):
-                    reports.append(file)
-                    return file
-                case .failure(let error):
-                    for file in reports { file.discard() }
-                    printError("quire report merge: \(error)")
-                    throw ExitCode(QuireExit.badInput)
-                }
-            }
-            if let tap { reporters.append(TAPReporter(sink: try open(tap, "the TAP report"))) }
-            if let junit {
-                do {
-                    reporters.append(try JUnitReporter(out: try open(junit, "the JUnit report")))
-                } catch let error as ReportError {
-                    for file in reports { file.discard() }
-                    printError("quire report merge: \(error)")
-                    throw ExitCode(QuireExit.badInput)
-                }
-            }
+            if let tap { reporters.append(TAPReporter(sink: try reports.open(tap, "the TAP report"))) }
+            if let junit { reporters.append(try reports.junit(junit)) }
             for reporter in reporters { reporter.begin(candidates: merged.results.count) }
             for result in merged.results { for reporter in reporters { reporter.report(result) } }
             for reporter in reporters { reporter.finish(merged.summary) }
-            let problems = reports.compactMap { $0.commit() }
+            let problems = reports.commit()
             let console = junit == "-" || tap == "-" ? FileSink.standardError() : FileSink.standardOutput()
             console.write(merged.summary.line + "\n")
             console.flush()

@@ -208,44 +208,23 @@ struct Test: ParsableCommand {
         var reporters: [Reporter] = [ConsoleReporter(sink: consoleSink, live: live, quiet: quiet, width: { terminalColumns(consoleFD) })]
         // Every report is opened before any script runs, so a report that cannot be written at
         // all (no such folder, no permission, a read-only file system) stops the run at once.
-        var files: [ReportFile] = []
-        func open(_ path: String, _ what: String) throws -> ReportFile {
-            switch ReportFile.create(path, what: what) {
-            case .success(let file):
-                files.append(file)
-                return file
-            case .failure(let error):
-                for file in files { file.discard() }
-                printError("quire test: \(error)")
-                throw ExitCode(QuireExit.badInput)
-            }
-        }
-        if let tap { reporters.append(TAPReporter(sink: try open(tap, "the TAP report"))) }
-        if let junit {
-            do {
-                reporters.append(try JUnitReporter(out: try open(junit, "the JUnit report")))
-            } catch let error as ReportError {
-                for file in files { file.discard() }
-                printError("quire test: \(error)")
-                throw ExitCode(QuireExit.badInput)
-            }
-        }
-        if let finalStates { reporters.append(FinalStatesReporter(sink: try open(finalStates, "the final states"))) }
+        let reports = ReportFiles(command: "quire test")
+        if let tap { reporters.append(TAPReporter(sink: try reports.open(tap, "the TAP report"))) }
+        if let junit { reporters.append(try reports.junit(junit)) }
+        if let finalStates { reporters.append(FinalStatesReporter(sink: try reports.open(finalStates, "the final states"))) }
         if let results {
             reporters.append(
                 ResultsReporter(
-                    sink: try open(results, "the results"), shard: options.shard, total: candidates.count, roots: paths))
+                    sink: try reports.open(results, "the results"), shard: options.shard, total: candidates.count, roots: paths))
         }
-        let coverageJSONFile = try coverageJson.map { try open($0, "the coverage JSON") }
-        let coverageLcovFile = try coverageLcov.map { try open($0, "the lcov coverage") }
+        let coverageJSONFile = try coverageJson.map { try reports.open($0, "the coverage JSON") }
+        let coverageLcovFile = try coverageLcov.map { try reports.open($0, "the lcov coverage") }
         var traces: TraceWriter?
         if let trace {
             do {
                 traces = try TraceWriter(directory: trace)
             } catch {
-                for file in files { file.discard() }
-                printError("quire test: cannot create the trace folder '\(Printable.line(trace))': \(error.localizedDescription)")
-                throw ExitCode(QuireExit.badInput)
+                throw reports.fail("cannot create the trace folder '\(Printable.line(trace))': \(error.localizedDescription)")
             }
         }
 
@@ -283,7 +262,7 @@ struct Test: ParsableCommand {
         }
         // A report is renamed into place only when every byte of it was written; any that was not
         // fails the run (never "N passed" beside an empty or half-written report).
-        var problems = files.compactMap { $0.commit() }
+        var problems = reports.commit()
         if let problem = traces?.problem { problems.append(problem) }
         consoleSink.flush()
         if let problem = consoleSink.problem {
