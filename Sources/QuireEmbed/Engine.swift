@@ -201,15 +201,14 @@ package final class Engine {
     }
 }
 
-/// A host's callback (an observer, an announcer) with its user data; the destroy notifier runs
-/// when the last reference goes (replaced, removed, engine freed, and any delivery using it has
-/// returned).
-final class HostCallback<Callback> {
-    let callback: Callback
+/// An observer callback with its user data; the destroy notifier runs when the last reference
+/// goes (replaced, removed, engine freed, and any delivery using it has returned).
+final class Observer {
+    let callback: QuireEngineObserver
     let userData: UnsafeMutableRawPointer?
     let destroy: QuireDestroyNotify?
 
-    init(callback: Callback, userData: UnsafeMutableRawPointer?, destroy: QuireDestroyNotify?) {
+    init(callback: QuireEngineObserver, userData: UnsafeMutableRawPointer?, destroy: QuireDestroyNotify?) {
         self.callback = callback
         self.userData = userData
         self.destroy = destroy
@@ -220,8 +219,22 @@ final class HostCallback<Callback> {
     }
 }
 
-typealias Observer = HostCallback<QuireEngineObserver>
-typealias Announcer = HostCallback<QuireEngineAnnouncer>
+/// An announcer callback with its user data, as `Observer`.
+final class Announcer {
+    let callback: QuireEngineAnnouncer
+    let userData: UnsafeMutableRawPointer?
+    let destroy: QuireDestroyNotify?
+
+    init(callback: QuireEngineAnnouncer, userData: UnsafeMutableRawPointer?, destroy: QuireDestroyNotify?) {
+        self.callback = callback
+        self.userData = userData
+        self.destroy = destroy
+    }
+
+    deinit {
+        destroy?(userData)
+    }
+}
 
 /// C strings and errors handed across the boundary.
 enum CBridge {
