@@ -11,54 +11,14 @@ import QuireCore
 /// a flow's walkthrough; finishing it opens the main window.
 @MainActor
 public final class QuireApplication {
-    public struct Options: Sendable {
-        public var locale: String?
-        public var style: Appearance = .system
-        /// Quit once the first frame is drawn (start-up checks and measurements). The quit goes
-        /// through Swift's main queue, so it also proves that queue runs inside GLib's loop.
-        public var exitAfterFirstFrame = false
-        /// Write what the user did to this file as a session script (`--record`).
-        public var record: String?
-        /// The flow's file, for the recording to name (nil: the built-in demo, embedded).
-        public var flowPath: String?
-        /// Measure Quire's own work per animation frame and print its distribution on exit
-        /// (`QUIRE_FRAME_STATS=1`; Debian's GTK has no `GDK_DEBUG=frames`).
-        public var frameStats = false
-        /// The launch time on GLib's monotonic clock (µs), to report the time to the first frame.
-        public var measureStart: Int?
-        /// Moments before the app was made (e.g. `main` entered, the command line parsed), as
-        /// (name, monotonic µs): reported with the first frame as `phase NAME MS`, after the launch.
-        public var startupMarks: [(String, Int)] = []
-        /// After the first frame, move forward this many pages (each once the last settled), then
-        /// quit: a paging workload for the frame statistics.
-        public var pageThrough = 0
-        /// After the first frame, perform these events through the walkthrough's widgets, one at
-        /// a time once the pages have settled, printing `event N` to standard output after the
-        /// N-th is handled (and saved) — the crash test kills the app between them (`--drive`).
-        public var drive: [Event]?
-        /// Print the walkthrough's state (settled) as `state JSON` once the first frame is drawn
-        /// (`--print-state`, with `--exit-after-first-frame` for the crash test's relaunches).
-        public var printState = false
-        /// Measure each autosave and print their distribution on exit (`QUIRE_SAVE_STATS=1`).
-        public var saveStats = false
-        /// `--watch`: follow the flow file (`flowPath`) and its layouts; a save that loads is
-        /// shown at once at the author's place (`FlowWatch`, `Session.reload`).
-        public var watch = false
-        public init() {}
-    }
-
-    public enum Appearance: String, Sendable, CaseIterable {
-        case system, light, dark
-    }
-
     /// Exit codes of `run` (documented with the command).
     public static let applicationID = "dev.quire.Quire"
 
     private var flow: Flow
-    private let options: Options
+    let options: Options
     private let app: Application
     private var window: Window?
-    private var walkthrough: WalkthroughView?
+    private(set) var walkthrough: WalkthroughView?
     private var mainView: MainView?
     private var header: HeaderBar?
     /// The window's content under the header bar: toasts over the walkthrough or the main view.
@@ -69,21 +29,21 @@ public final class QuireApplication {
     private var endAnnouncement: MainLoop.IdleCall?
     private var actions: [String: ObjectRef] = [:]
     private var frameWork: [Double] = []
-    private var firstFrameActions: [@MainActor () -> Void] = []
-    private var firstFramePainted = false
-    private var firstFrameClock: ObjectRef?
-    private var pagingTimer: GLibTimeout?
+    private var firstFrame: FirstFrame?
+    /// Start-up moments for `reportFirstFrame` (name, monotonic µs).
+    lazy var marks: [(String, Int)] = options.startupMarks
+    var pagingTimer: GLibTimeout?
     private var recorder: SessionRecorder?
     private var recordError: String?
-    private var saveTimes: [Double] = []
     /// Events the walkthrough's session has heard (from its widgets or sent directly).
-    private var eventsHeard = 0
-    private var autosaveReport = FailureReport()
-    /// What the autosave holds, as a resume would restore it (nil: not known, save at the next change).
-    private var savedPoint: ResumePoint?
-    /// A save put off to the loop's next idle moment (after a frame that changed the resume point).
-    private var pendingSave: MainLoop.IdleCall?
-    private var driveTimer: GLibTimeout?
+    private(set) var eventsHeard = 0
+    private lazy var autosave = Autosave(
+        storage: storage, measure: options.saveStats, current: { [weak self] in self?.walkthrough?.host.session },
+        failed: { [weak self] in
+            guard let self else { return }
+            self.showToast(self.strings.cannotSaveWalkthrough)
+        })
+    var driveTimer: GLibTimeout?
     private var preferences: PreferencesView?
     /// The settings the main window shows (and the preferences edit).
     private var settingValues = JSONObject()
@@ -94,15 +54,14 @@ public final class QuireApplication {
     private(set) var about: Window?
     private lazy var strings = AppStrings(locale: locale)
     /// `--watch`: the files watched, the walkthrough's events since it started (what a reload
-    /// replays), the values it started from, the notice over the walkthrough, and the frame clock
-    /// that says when a reloaded flow is on screen.
+    /// replays), the values it started from, and the notice over the walkthrough.
     private var watcher: FlowWatch?
     private var heard: [HeardEvent] = []
     private var walkthroughValues = JSONObject()
-    private var watchNotice: Label?
-    private var watchClock: FrameClock?
+    private var watchNotice: WatchNotice?
 
     private let storage: AppStorage
+    private lazy var settingsApply = SettingsApply(storage: storage, strings: strings)
 
     private init(flow: Flow, options: Options) {
         self.flow = flow
@@ -135,10 +94,10 @@ public final class QuireApplication {
         app.onStartup { [weak self] in self?.startup() }
         app.onActivate { [weak self] in self?.activate() }
         let status = g_application_run(quire_g_application(app.pointer), 0, nil)
-        flushPendingSave()
+        autosave.flush()
         saveRecording(last: true)
         if options.frameStats { printError(FrameStatistics(frameWork).summary) }
-        if options.saveStats { printError(FrameStatistics(saveTimes).summary(named: "autosave", counting: "saves")) }
+        if options.saveStats { printError(FrameStatistics(autosave.times).summary(named: "autosave", counting: "saves")) }
         if options.measureStart != nil, let peak = peakResidentMiB() { printLine("peak-rss-mib \((peak * 10).rounded() / 10)") }
         if let recordError {
             printError("quire run: cannot write the recording: \(recordError)")
@@ -237,16 +196,8 @@ public final class QuireApplication {
         let content = Box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         content.append(header.bar)
         if options.watch {
-            // What the last save did, when it is worth saying: the problems of a save that does
-            // not load, or where a reload's replay stopped. Hidden otherwise.
-            let notice = Label()
-            notice.setWrap()
-            notice.setXAlign(0)
-            notice.setMargins(top: 6, bottom: 6, start: 12, end: 12)
-            notice.addCSSClass("quire-watch-notice")
-            gtk_label_set_selectable(quire_label(notice.pointer), 1)
-            notice.isVisible = false
-            content.append(notice)
+            let notice = WatchNotice(window: window)
+            content.append(notice.label)
             watchNotice = notice
         }
         content.append(toasts)
@@ -278,20 +229,22 @@ public final class QuireApplication {
             watcher = FlowWatch(path: path, flow: flow) { [weak self] loaded in self?.flowSaved(loaded) }
         }
         if options.measureStart != nil { marks.append(("content-built", Int(g_get_monotonic_time()))) }
-        if options.measureStart != nil { afterFirstFrame(window) { [weak self] in self?.reportFirstFrame() } }
+        let firstFrame = FirstFrame(window)
+        self.firstFrame = firstFrame
+        if options.measureStart != nil { firstFrame.then { [weak self] in self?.reportFirstFrame() } }
         if options.exitAfterFirstFrame {
             // Through the main queue on purpose: see `Options.exitAfterFirstFrame`.
-            afterFirstFrame(window) { [weak self] in Task { @MainActor in self?.quit() } }
+            firstFrame.then { [weak self] in Task { @MainActor in self?.quit() } }
         }
         if options.printState {
-            afterFirstFrame(window) { [weak self] in self?.printState() }
+            firstFrame.then { [weak self] in self?.printState() }
         }
         if let events = options.drive {
-            afterFirstFrame(window) { [weak self] in self?.drive(events) }
+            firstFrame.then { [weak self] in self?.drive(events) }
         }
         if options.pageThrough > 0 {
             let moves = options.pageThrough
-            afterFirstFrame(window) { [weak self] in self?.pageThrough(moves) }
+            firstFrame.then { [weak self] in self?.pageThrough(moves) }
         }
     }
 
@@ -336,37 +289,19 @@ public final class QuireApplication {
             guard let self, let host else { return }
             self.eventsHeard += 1
             if self.options.watch { self.heard.append(HeardEvent(event, emitted: emitted)) }
-            self.hostWork(emitted, host: host)
+            self.settingsApply.heard(emitted, host: host)
             if let recorder {
                 recorder.record(event, in: host.session)
                 self.recordedSession = host.session
             }
-            // Autosave at once after every event that changed what a resume restores (the core's
-            // resume point: answers, focus, a draft, the page, a move started, turned or landed):
-            // the event's result is on disk before it is drawn, so a kill loses nothing the user
-            // saw. Not after a drag's motion (a resume starts from before a drag in flight; its
-            // release is saved) nor a frame that only advances an animation. (A completing event
-            // is not saved: completion removes the file.) A frame that lands a page (or starts an
-            // auto-advance) is saved once the loop is idle, right after that frame is drawn, not
-            // inside it: a save is a snapshot and a file write (2 ms on a 1,000-page flow), which
-            // would be most of the frame's work. A kill before it resumes from the move under way,
-            // which lands on the same page.
-            guard host.session.completed == nil else { return }
-            if case .tick = event {
-                if self.pendingSave == nil {
-                    self.pendingSave = MainLoop.idle { [weak self] in self?.flushPendingSave() }
-                }
-            } else {
-                self.pendingSave = nil
-                self.autosaveIfChanged(host.session)
-            }
+            self.autosave.heard(event, in: host.session)
         }
         walkthrough = view
         // A walkthrough resumed while its last page was being applied: the work starts again.
-        if let page = session.applyingPageID { startApply(page: page, values: session.visibleValues, host: host) }
-        // What the file holds now: this session (resumed), or nothing, which resumes the same as a
-        // fresh walkthrough.
-        savedPoint = session.resumePoint
+        if let page = session.applyingPageID {
+            settingsApply.start(page: page, values: session.visibleValues, host: host)
+        }
+        autosave.started(session)
         mainView = nil
         preferences?.close()
         setEnabled("preferences", false)
@@ -404,13 +339,13 @@ public final class QuireApplication {
     private func flowSaved(_ loaded: FlowWatch.Loaded) {
         switch loaded {
         case .problems(let lines, _):
-            showWatchNotice(strings.watchNotLoaded + "\n" + lines.joined(separator: "\n"))
+            watchNotice?.show(strings.watchNotLoaded + "\n" + lines.joined(separator: "\n"))
             printLine("watch: not loaded, the running flow stays: " + lines.joined(separator: " | "))
         case .flow(let new, let heardAt):
             flow = new
             guard let view = walkthrough else {
                 // The main window: the next walkthrough (Ctrl+R) runs the new flow.
-                showWatchNotice(nil)
+                watchNotice?.show(nil)
                 printLine("watch: reloaded (the main window is shown)")
                 return
             }
@@ -425,41 +360,19 @@ public final class QuireApplication {
             let replayed = "replayed \(reload.replayed) of \(total) events"
             if let stop = reload.stop {
                 let event = JSONWriter.string(stop.event.json)
-                showWatchNotice(strings.watchReplayStopped(event: stop.index + 1, of: total, json: event, reason: stop.reason))
+                watchNotice?.show(strings.watchReplayStopped(event: stop.index + 1, of: total, json: event, reason: stop.reason))
                 printLine("watch: reloaded, \(replayed), stopped at event \(stop.index + 1) \(event): \(stop.reason)")
             } else {
-                showWatchNotice(nil)
+                watchNotice?.show(nil)
             }
             let title = walkthrough?.pageName ?? ""
-            whenPainted { painted in
+            watchNotice?.whenPainted { painted in
                 let ms = Double(painted - heardAt) / 1000
                 printLine(
                     "watch: on screen \(String(format: "%.1f", ms)) ms after the change was heard, \(replayed); painted-us \(painted); title \(title)"
                 )
             }
         }
-    }
-
-    /// Shows `text` over the walkthrough, or hides the notice (nil).
-    private func showWatchNotice(_ text: String?) {
-        guard let notice = watchNotice else { return }
-        notice.text = text ?? ""
-        notice.isVisible = text != nil
-        // What the window shows, read back from the label (the tests and the author's terminal).
-        if notice.isVisible { printLine("watch: notice " + notice.text.split(separator: "\n").joined(separator: " | ")) }
-    }
-
-    /// Runs `body` with the monotonic time (µs) once the window's next frame is painted.
-    private func whenPainted(_ body: @escaping @MainActor (Int) -> Void) {
-        guard let window, let clock = gtk_widget_get_frame_clock(quire_widget(window.pointer)) else { return }
-        let frames = FrameClock(UnsafeMutableRawPointer(clock))
-        watchClock?.disconnectAll()
-        watchClock = frames
-        frames.onAfterPaint { [weak frames] in
-            frames?.disconnectAll()
-            body(g_get_monotonic_time())
-        }
-        gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_PAINT)
     }
 
     /// The walkthrough's page in the window's title (its accessible name) and the header's title.
@@ -599,7 +512,7 @@ public final class QuireApplication {
         var values = completion.values
         if completion.outcome == .finished {
             settingsOutcome = .finished
-            if !settingsApplied, let problem = storage.saveSettings(outcome: .finished, values: values) {
+            if !settingsApply.saved, let problem = storage.saveSettings(outcome: .finished, values: values) {
                 settingsNotSaved(problem)
             }
         } else if let previous = storage.settings() {
@@ -619,80 +532,12 @@ public final class QuireApplication {
         _ = done
     }
 
-    // MARK: Applying (the demo's last page saves the settings)
-
-    /// The write of an apply in progress.
-    private var applyWrite: FileWrite?
-    /// The settings were written by the last page's apply: completion need not write them again.
-    private var settingsApplied = false
-
-    /// The host's side of `apply` (docs/session-semantics.md, "Applying a page"): asked, it
-    /// saves the settings in the background and answers `applied`, or `applyFailed` with what
-    /// went wrong; told the apply stopped (Cancel, a timeout), it drops the write.
-    private func hostWork(_ emitted: [SessionNotification], host: SessionHost) {
-        for notification in emitted {
-            switch notification {
-            case .applyRequested(let page, let values):
-                startApply(page: page, values: values, host: host)
-            case .applyFinished(_, .cancelled), .applyFinished(_, .timedOut):
-                applyWrite?.cancel()
-                applyWrite = nil
-            default:
-                break
-            }
-        }
-    }
-
-    private func startApply(page: String, values: JSONObject, host: SessionHost) {
-        applyWrite?.cancel()
-        settingsApplied = false
-        applyWrite = storage.saveSettingsInBackground(values: values) { [weak self, weak host] problem in
-            guard let self, let host else { return }
-            self.applyWrite = nil
-            if let problem {
-                printError("quire run: cannot save the settings to \(self.storage.settingsPath): \(problem)")
-                host.send(.applyFailed(ApplyFailure(page: page, message: self.strings.settingsNotSaved(problem))))
-            } else {
-                self.settingsApplied = true
-                host.send(.applied(page: page))
-            }
-        }
-    }
-
     /// What a walkthrough left as it started holds: each field's default (the values a fresh
     /// session is cancelled with).
     static func defaults(of flow: Flow) -> JSONObject {
         var fresh = Session(flow: flow)
         _ = fresh.send(.tap(.button(.cancel)))
         return fresh.completed?.values ?? JSONObject()
-    }
-
-    /// Saves the walkthrough if a resume would now restore something else than the last save
-    /// (`Session.resumePoint`); not while a drag is in flight.
-    private func autosaveIfChanged(_ session: Session) {
-        guard let point = session.resumePoint, point != savedPoint else { return }
-        if autosave(session) { savedPoint = point }
-    }
-
-    /// Saves the walkthrough now; a failure is reported once (again only after a save worked).
-    /// True when it was saved.
-    @discardableResult
-    private func autosave(_ session: Session) -> Bool {
-        let start = options.saveStats ? g_get_monotonic_time() : 0
-        let problem = storage.save(session)
-        if options.saveStats { saveTimes.append(Double(g_get_monotonic_time() - start)) }
-        let path = storage.sessionPath
-        if let message = autosaveReport.note(
-            problem,
-            { problem in
-                "quire run: cannot save the walkthrough in progress to \(path): \(problem); the last save is kept "
-                    + "(said once, until a save works again)"
-            })
-        {
-            printError(message)
-            showToast(strings.cannotSaveWalkthrough)
-        }
-        return problem == nil
     }
 
     /// The settings could not be written: said on standard error, and in the window (a toast).
@@ -736,188 +581,13 @@ public final class QuireApplication {
     }
 
     /// The window is going: the walkthrough in progress is saved as it stands, and the timer.
-    /// The save a frame put off to the loop's next idle moment, now: when that moment comes, or
-    /// when the app quits first (`--drive`, Ctrl+Q).
-    private func flushPendingSave() {
-        guard pendingSave != nil else { return }
-        pendingSave = nil
-        if let session = walkthrough?.host.session, session.completed == nil { autosaveIfChanged(session) }
-    }
-
     private func windowClosed() {
-        if let session = walkthrough?.host.session, session.completed == nil { autosaveIfChanged(session) }
+        if let session = walkthrough?.host.session, session.completed == nil { autosave.saveIfChanged(session) }
         if let timer = timer?.timer { saveTimer(timer) }
         window = nil
     }
 
-    private func quit() {
+    func quit() {
         g_application_quit(quire_g_application(app.pointer))
-    }
-
-    /// Runs `body` once, after the window's first frame is painted (the frame clock's
-    /// `after-paint`, connected from the first tick, when the clock exists).
-    private func afterFirstFrame(_ window: ObjectRef, _ body: @escaping @MainActor () -> Void) {
-        firstFrameActions.append(body)
-        guard firstFrameActions.count == 1 else { return }
-        let data = Unmanaged.passUnretained(self).toOpaque()
-        gtk_widget_add_tick_callback(
-            quire_widget(window.pointer),
-            { widget, clock, data in
-                let data = CPointer(data)
-                let clock = CPointer(clock.map(UnsafeMutableRawPointer.init))
-                MainActor.assumeIsolated {
-                    let app = Unmanaged<QuireApplication>.fromOpaque(data.raw!).takeUnretainedValue()
-                    guard let clock = clock.raw else { return }
-                    let frames = FrameClock(clock)
-                    frames.onAfterPaint { [weak app, weak frames] in
-                        guard let app, let frames, !app.firstFramePainted else { return }
-                        app.firstFramePainted = true
-                        frames.disconnectAll()
-                        let actions = app.firstFrameActions
-                        app.firstFrameActions.removeAll()
-                        for action in actions { action() }
-                    }
-                    app.firstFrameClock = frames
-                }
-                return 0
-            }, data, nil)
-    }
-
-    /// Time to the first frame, for measurements: `QUIRE_MEASURE_T0_US` is the launch time on the
-    /// monotonic clock (µs); the first painted frame prints `first-frame-ms`, the exit `peak-rss-mib`.
-    private func reportFirstFrame() {
-        guard let t0 = options.measureStart else { return }
-        func ms(_ time: Int) -> Double { (Double(time - t0) / 100).rounded() / 10 }
-        for (name, time) in marks { printLine("phase \(name) \(ms(time))") }
-        printLine("first-frame-ms \(ms(Int(g_get_monotonic_time())))")
-    }
-
-    /// Start-up moments for `reportFirstFrame` (name, monotonic µs).
-    private lazy var marks: [(String, Int)] = options.startupMarks
-
-    /// `--print-state`: the walkthrough's state, its page move settled, as one line of JSON.
-    private func printState() {
-        guard var session = walkthrough?.host.session else {
-            printLine("state null")
-            return
-        }
-        _ = session.send(.settle)
-        printLine("state " + JSONWriter.string(session.state))
-    }
-
-    /// `--drive`: the events through the widgets, each once the pages have settled; `event N` is
-    /// printed once the N-th has been handled (and so saved; its drawing follows); then it quits.
-    private func drive(_ events: [Event]) {
-        var next = 0
-        driveTimer = GLibTimeout(milliseconds: 5) { [weak self] in
-            guard let self, let view = self.walkthrough else { return false }
-            if view.host.session.pager.needsClock { return true }
-            guard next < events.count else {
-                printLine("drive done")
-                // Watching, the window stays for the saves to come (the benchmark, the tests).
-                if !self.options.watch { self.quit() }
-                return false
-            }
-            let event = events[next]
-            next += 1
-            // What no widget could do goes to the session directly, as in a replay.
-            let heard = self.eventsHeard
-            if !view.perform(event) || self.eventsHeard == heard { view.host.send(event) }
-            printLine("event \(next)")
-            return true
-        }
-    }
-
-    /// `--page-through N`: N moves forward, each once the last has settled, driven by the real
-    /// frame clock (the frame statistics measure them); then quit.
-    private func pageThrough(_ moves: Int) {
-        var sent = 0
-        pagingTimer = GLibTimeout(milliseconds: 30) { [weak self] in
-            guard let self, let host = self.walkthrough?.host else { return false }
-            if host.session.pager.needsClock { return true }
-            if sent == moves {
-                self.quit()
-                return false
-            }
-            sent += 1
-            host.send(.tap(.button(.next)))
-            return true
-        }
-    }
-
-}
-
-/// A repeating GLib timeout running a Swift closure until it returns false (or the owner goes).
-@MainActor
-final class GLibTimeout {
-    typealias Tick = @MainActor () -> Bool
-    private var id: guint = 0
-
-    init(milliseconds: UInt32, _ tick: @escaping Tick) {
-        let box = Unmanaged.passRetained(SignalBox(tick)).toOpaque()
-        id = g_timeout_add_full(
-            G_PRIORITY_DEFAULT, milliseconds,
-            { data in
-                let data = CPointer(data)
-                return MainActor.assumeIsolated {
-                    Unmanaged<SignalBox<Tick>>.fromOpaque(data.raw!).takeUnretainedValue().handler() ? 1 : 0
-                }
-            }, box,
-            { data in
-                Unmanaged<SignalBox<Tick>>.fromOpaque(data!).release()
-            })
-    }
-
-    deinit {
-        // The source may have ended itself; removing a finished source is an error in GLib.
-        let id = self.id
-        if id != 0, let source = g_main_context_find_source_by_id(nil, id), g_source_is_destroyed(source) == 0 {
-            g_source_destroy(source)
-        }
-    }
-}
-
-/// Writes a line to standard output at once (measurement scripts read it while the app runs).
-func printLine(_ text: String) {
-    let line = text + "\n"
-    _ = line.withCString { write(1, $0, strlen($0)) }
-}
-
-/// The process's peak resident memory (`VmHWM`), in MiB.
-func peakResidentMiB() -> Double? {
-    var contents: UnsafeMutablePointer<CChar>?
-    var length: Int = 0
-    guard g_file_get_contents("/proc/self/status", &contents, &length, nil) != 0, let contents else { return nil }
-    defer { g_free(contents) }
-    for line in String(cString: contents).split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let digits = line.filter(\.isNumber)
-        if let kb = Double(digits) { return kb / 1024 }
-    }
-    return nil
-}
-
-func printError(_ message: String) {
-    let line = message + "\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
-}
-
-/// The distribution of per-frame work, for `QUIRE_FRAME_STATS`.
-struct FrameStatistics {
-    let samples: [Double]
-
-    init(_ samples: [Double]) { self.samples = samples.sorted() }
-
-    func percentile(_ p: Double) -> Double {
-        guard !samples.isEmpty else { return 0 }
-        let rank = Int((p / 100 * Double(samples.count)).rounded(.up)) - 1
-        return samples[min(max(rank, 0), samples.count - 1)]
-    }
-
-    /// "frame work: 31 frames, p50 42 µs, p99 180 µs, max 180 µs"
-    var summary: String { summary(named: "frame work", counting: "frames") }
-
-    func summary(named name: String, counting: String) -> String {
-        func µs(_ value: Double) -> String { "\(Int(value.rounded())) µs" }
-        return "\(name): \(samples.count) \(counting), p50 \(µs(percentile(50))), p99 \(µs(percentile(99))), max \(µs(samples.last ?? 0))"
     }
 }
