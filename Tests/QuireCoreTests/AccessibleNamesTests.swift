@@ -47,21 +47,21 @@ import Testing
         var session = Session(flow: try demo())
         session.reducedMotion = true
         session.run(.tap(.button(.next)))
-        #expect(session.currentIndex == 1 && session.paging.position == 1 && session.transition == nil)
-        #expect(!session.pager.needsClock)
+        #expect(session.currentIndex == 1 && session.pager.position == 1 && session.transition == nil)
+        #expect(!session.pagerPresentation.needsClock)
         let flow = try Flow.load(
             json:
                 #"{"format": "quire.flow/1", "id": "show", "paging": {"animationMs": 300, "autoAdvanceMs": 1000}, "pages": [{"id": "a"}, {"id": "b"}]}"#
         )
         var slideshow = Session(flow: flow)
-        #expect(slideshow.pager.needsClock)
+        #expect(slideshow.pagerPresentation.needsClock)
         slideshow.reducedMotion = true
-        #expect(!slideshow.pager.needsClock)
+        #expect(!slideshow.pagerPresentation.needsClock)
         slideshow.run(.tick(5000))
         #expect(slideshow.currentIndex == 0)
         // Animations on again: auto-advance goes on counting.
         slideshow.reducedMotion = false
-        #expect(slideshow.pager.needsClock)
+        #expect(slideshow.pagerPresentation.needsClock)
         slideshow.run(.tick(1000), .settle)
         #expect(slideshow.currentIndex == 1)
     }

@@ -27,7 +27,7 @@ import Testing
     @Test func aJumpAnimatingAcrossPagesKeepsThePagesThePositionPassesAndTheTarget() throws {
         var session = try Session(flow: pagesFlow(6, paging: #"{"animationMs": 200}"#))
         session.run(.tap(.indicatorPage(4)), .tick(100))
-        let position = session.pager.position
+        let position = session.pagerPresentation.position
         #expect(position > 1 && position < 4)
         let slots = session.pageSlots
         let below = Int(position.rounded(.down))

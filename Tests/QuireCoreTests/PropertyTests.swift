@@ -59,12 +59,12 @@ import Testing
         let count = after.pageCount
         let index = after.currentIndex
         if !(0..<count).contains(index) { return "page index \(index) outside 0..<\(count)" }
-        if !after.answers.pageVisible[after.paging.currentPage] { return "the current page is hidden" }
+        if !after.answers.pageVisible[after.pager.currentPage] { return "the current page is hidden" }
         // The visible index is kept as pages turn and appear, not counted per event.
-        let counted = after.answers.pageVisible[..<after.paging.currentPage].filter { $0 }.count
+        let counted = after.answers.pageVisible[..<after.pager.currentPage].filter { $0 }.count
         if index != counted { return "current index \(index) kept, \(counted) counted" }
-        if after.transition == nil && after.paging.position != Double(index) {
-            return "settled at position \(after.paging.position), page \(index)"
+        if after.transition == nil && after.pager.position != Double(index) {
+            return "settled at position \(after.pager.position), page \(index)"
         }
         // A drag with a picker open reveals the pages its draft makes: its target is an index
         // among the pages as they will be once the draft commits (docs/session-semantics.md,
@@ -75,14 +75,14 @@ import Testing
         }
         // A drag is always laid out against the pages and answers as they are now (input during
         // the drag moves it at once): laying it out again with the same offset changes nothing.
-        if case .dragging(let drag) = after.paging.motion {
+        if case .dragging(let drag) = after.pager.motion {
             var relaid = after
             let relaidNotes = relaid.send(.dragUpdate(dx: drag.dx))
             if relaid != after || !relaidNotes.isEmpty { return "the drag was not laid out against the pages as they are" }
         }
         if let input = after.focusChain.input {
             // At most one first responder (by construction), and it is a legal one.
-            if !after.canFocus(input.field) || after.flow.fields[input.field].page != after.paging.currentPage {
+            if !after.canFocus(input.field) || after.flow.fields[input.field].page != after.pager.currentPage {
                 return "first responder \(after.flow.fields[input.field].id) cannot be one"
             }
         }

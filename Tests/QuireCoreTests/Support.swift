@@ -72,7 +72,7 @@ extension Session {
         return value
     }
 
-    var pageID: String { flow.pages[paging.currentPage].id }
+    var pageID: String { flow.pages[pager.currentPage].id }
 }
 
 extension SessionNotification {

@@ -91,7 +91,7 @@ struct AccessibilityViewTests {
         #expect(view.host.session.reducedMotion)
         view.host.send(.tap(.button(.back)))
         #expect(view.host.session.currentIndex == 0 && view.host.session.transition == nil)
-        #expect(!view.host.session.pager.needsClock)
+        #expect(!view.host.session.pagerPresentation.needsClock)
         // The tick callback goes on its next frame and is not asked for again.
         window.wait { !view.isClockRunning }
         #expect(!view.isClockRunning)

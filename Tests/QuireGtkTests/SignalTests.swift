@@ -323,9 +323,9 @@ struct SignalTests {
         let drag = try #require(controller(of: view.pager.root, gtk_gesture_drag_get_type()))
         quire_signal_emit_double2(drag, "drag-begin", 200, 300)
         quire_signal_emit_double2(drag, "drag-update", -60, 2)
-        #expect(view.host.session.pager.isDragging)
+        #expect(view.host.session.pagerPresentation.isDragging)
         quire_signal_emit_pointer(drag, "cancel", nil)
-        #expect(!view.host.session.pager.isDragging)
+        #expect(!view.host.session.pagerPresentation.isDragging)
         // And again with no drag in progress (a plain click that a button claimed).
         quire_signal_emit_pointer(drag, "cancel", nil)
         let click = try #require(controller(of: view.pager.root, gtk_gesture_click_get_type()))

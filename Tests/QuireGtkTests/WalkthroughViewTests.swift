@@ -96,7 +96,7 @@ struct WalkthroughViewTests {
         #expect(view.isClockRunning)
         window.wait { view.host.session.transition == nil }
         #expect(view.host.session.currentIndex == 1)
-        #expect(view.host.session.pager.position == 1)
+        #expect(view.host.session.pagerPresentation.position == 1)
         Toolkit.iterate()
         #expect(!view.isClockRunning)
     }

@@ -64,7 +64,7 @@ struct WindowSizeTests {
                 let view = WalkthroughView(host: host)
                 let whole = minimumWidth(view.root.widget)
                 if whole > 360 { widest.append("\(name) \(locale) walkthrough: \(whole) px") }
-                for index in 0..<host.session.pager.count {
+                for index in 0..<host.session.pagerPresentation.count {
                     guard let page = host.session.presentPage(at: index) else { continue }
                     let pageView = PageView(page, host: host)
                     let width = minimumWidth(pageView.root.widget)

@@ -32,7 +32,7 @@ extension QuireApplication {
         var next = 0
         driveTimer = GLibTimeout(milliseconds: 5) { [weak self] in
             guard let self, let view = self.walkthrough else { return false }
-            if view.host.session.pager.needsClock { return true }
+            if view.host.session.pagerPresentation.needsClock { return true }
             guard next < events.count else {
                 printLine("drive done")
                 // Watching, the window stays for the saves to come (the benchmark, the tests).
@@ -55,7 +55,7 @@ extension QuireApplication {
         var sent = 0
         pagingTimer = GLibTimeout(milliseconds: 30) { [weak self] in
             guard let self, let host = self.walkthrough?.host else { return false }
-            if host.session.pager.needsClock { return true }
+            if host.session.pagerPresentation.needsClock { return true }
             if sent == moves {
                 self.quit()
                 return false

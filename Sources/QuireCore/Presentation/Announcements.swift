@@ -30,7 +30,7 @@ public struct ShownErrors: Sendable, Equatable {
 extension Session {
     /// The errors shown now on the page in view; a front keeps it from before each event.
     public var errorsInView: ShownErrors {
-        let page = paging.currentPage
+        let page = pager.currentPage
         var errors: [Int: ValidationCode] = [:]
         for field in flow.pages[page].fieldRange where answers.touched[field] && answers.fieldVisible[field] {
             if let code = answers.fieldError[field] { errors[field] = code }
@@ -113,7 +113,7 @@ extension Session {
     func revealedErrors(
         since before: ShownErrors?, emitted: some Collection<SessionNotification>, event: Event, refused: Set<String>
     ) -> [Announcement] {
-        guard let before, before.page == paging.currentPage, completion == nil else { return [] }
+        guard let before, before.page == pager.currentPage, completion == nil else { return [] }
         let now = errorsInView
         let focused: String?
         if case .field(let id) = keyboardFocus(after: event, emitted: emitted) { focused = id } else { focused = nil }

@@ -20,7 +20,7 @@ extension Session {
     public var pageSlots: [PageSlot] {
         let count = pageCount
         guard count > 0 else { return [] }
-        let position = pager.position
+        let position = pagerPresentation.position
         let wraps = flow.paging.wrap && count > 1
         let current = currentIndex
         var slots = [current - 1, current, current + 1]

@@ -19,18 +19,18 @@ public struct PagerPresentation: Sendable, Hashable {
 }
 
 extension Session {
-    public var pager: PagerPresentation {
+    public var pagerPresentation: PagerPresentation {
         var animating = false
         var dragging = false
-        switch paging.motion {
+        switch pager.motion {
         case .animating: animating = true
         case .dragging: dragging = true
         case nil: break
         }
         // Reduced motion pauses auto-advance: nothing counts, so no clock is asked for.
-        let counting = paging.motion == nil && paging.autoAdvance.active && !reducedMotion
+        let counting = pager.motion == nil && pager.autoAdvance.active && !reducedMotion
         return PagerPresentation(
-            position: paging.position, count: pageCount, wraps: flow.paging.wrap, isDragging: dragging,
+            position: pager.position, count: pageCount, wraps: flow.paging.wrap, isDragging: dragging,
             needsClock: completion == nil && (animating || counting),
             swipeEnabled: flow.paging.swipe && completion == nil)
     }

@@ -171,7 +171,7 @@ extension Session: Derivation {
 
     mutating func storePageVisible(_ page: Int, _ visible: Bool) {
         answers.setPageVisible(page, visible)
-        paging.pageVisibilityChanged(page, visible)
+        pager.pageVisibilityChanged(page, visible)
     }
 
     mutating func storeFlags(_ field: Int, visible: Bool, enabled: Bool, required: Bool) {

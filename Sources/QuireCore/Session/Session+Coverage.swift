@@ -74,7 +74,7 @@ extension Flow {
 
 extension Session {
     /// The page shown when settled, as an index of `flow.pages`.
-    public var currentPageIndex: Int { paging.currentPage }
+    public var currentPageIndex: Int { pager.currentPage }
 
     /// The first responder, as an index of `flow.fields`.
     public var firstResponderIndex: Int? { focusChain.hasInput ? focusChain.field : nil }

@@ -53,7 +53,7 @@ extension Session {
     /// exists (the indicator shown, the dot among the dots shown), then the target's state (a
     /// disabled button, then the move itself: hidden, at an end, the same page).
     func decideMove(_ request: MoveRequest, by control: MoveControl = .key) -> MoveDecision {
-        if case .dragging = paging.motion { return .ignore(.dragInProgress) }
+        if case .dragging = pager.motion { return .ignore(.dragInProgress) }
         if case .indicator = control, indicatorHidden { return .ignore(.indicatorHidden) }
         if case .dot(let dot) = request, !(dot >= 0 && dot < pageCount) { return .ignore(.noSuchPage) }
         if case .button(let enabled) = control, !enabled { return .ignore(.disabled) }
@@ -66,7 +66,7 @@ extension Session {
     func decideMove(_ request: MoveRequest, in answers: some AnswerLookup) -> MoveDecision {
         let count = answers.visibleCount
         let heading: Double
-        if case .animating(let animation) = paging.motion { heading = animation.target } else { heading = Double(currentIndex) }
+        if case .animating(let animation) = pager.motion { heading = animation.target } else { heading = Double(currentIndex) }
         let headingIndex = Self.normalize(heading, count: count)
         let headingPage = answers.page(atVisible: headingIndex)
         let target: Double
@@ -210,7 +210,7 @@ extension Session {
             // vx < 0 is towards the next page. The nearest page strictly that way from the
             // position (positions within 1e-9 of a page count as on it), kept within one page
             // of the anchor.
-            let page = vx < 0 ? (paging.position + 1e-9).rounded(.down) + 1 : (paging.position - 1e-9).rounded(.up) - 1
+            let page = vx < 0 ? (pager.position + 1e-9).rounded(.down) + 1 : (pager.position - 1e-9).rounded(.up) - 1
             direction = Int(min(1, max(-1, page - drag.anchor)))
         } else {
             let covered = rawOffset(drag)
@@ -243,10 +243,10 @@ extension Session {
     }
 
     func decideFinish(in answers: some AnswerLookup) -> FinishDecision {
-        if let page = answers.nextPageWithErrors(from: 0), page <= paging.currentPage {
+        if let page = answers.nextPageWithErrors(from: 0), page <= pager.currentPage {
             return .refuse(page: page, blockers(from: page, to: page + 1, in: answers))
         }
-        let index = answers.visibleIndex(ofPage: paging.currentPage)
+        let index = answers.visibleIndex(ofPage: pager.currentPage)
         if index < answers.visibleCount - 1 { return .advance(index: index + 1) }
         return .complete
     }
@@ -267,9 +267,9 @@ extension Session {
     func focusTarget(_ move: FocusMove) -> Int? {
         let field = focusChain.hasInput ? focusChain.field : nil
         if draftChangesValue {
-            return Self.focusTarget(move, from: field, onPage: paging.currentPage, in: Outlook(committingDraftOf: self))
+            return Self.focusTarget(move, from: field, onPage: pager.currentPage, in: Outlook(committingDraftOf: self))
         }
-        return Self.focusTarget(move, from: field, onPage: paging.currentPage, in: self)
+        return Self.focusTarget(move, from: field, onPage: pager.currentPage, in: self)
     }
 
     static func focusTarget(_ move: FocusMove, from field: Int?, onPage page: Int, in answers: some AnswerLookup) -> Int? {

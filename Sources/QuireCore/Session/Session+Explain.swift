@@ -218,7 +218,7 @@ extension Session {
         }
         switch button {
         case .back:
-            let page = paging.currentPage
+            let page = pager.currentPage
             if !flow.pages[page].back {
                 return Explanation(
                     decision: decision, rule: "page '\(flow.pages[page].id)' says \"back\": false",

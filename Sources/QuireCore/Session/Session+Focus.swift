@@ -18,9 +18,9 @@ extension Session {
     /// Why a field cannot take a tap now, if it cannot, in the precedence of `IgnoreReason.Tier`:
     /// a transition, then an unknown field, then the field's state.
     func tapRefusal(_ field: Int?) -> IgnoreReason? {
-        if paging.motion != nil { return .transitionInProgress }
+        if pager.motion != nil { return .transitionInProgress }
         guard let field else { return .unknownField }
-        if flow.fieldTraits[field].page != paging.currentPage { return .otherPage }
+        if flow.fieldTraits[field].page != pager.currentPage { return .otherPage }
         if !answers.fieldVisible[field] { return .hidden }
         if !answers.fieldEnabled[field] { return .disabled }
         return nil
@@ -65,7 +65,7 @@ extension Session {
     mutating func focus(_ field: Int) {
         let previous = focusChain.field
         if previous >= 0 { resign(commit: true, handingOff: true) }
-        guard canFocus(field), flow.fieldTraits[field].page == paging.currentPage else {
+        guard canFocus(field), flow.fieldTraits[field].page == pager.currentPage else {
             if previous >= 0 { emit(.focusChanged(from: flow.fieldIDs[previous], to: nil)) }
             return
         }
@@ -172,7 +172,7 @@ extension Session {
     /// `Tab` / `shift+Tab`. Past the last field (before the first) the first responder resigns, committing its
     /// draft: keyboard focus leaves the chain for the page's own controls (`keyboardFocus`).
     mutating func pressTab(forward: Bool, _ event: Event) {
-        guard paging.motion == nil else { return ignore(event, .transitionInProgress) }
+        guard pager.motion == nil else { return ignore(event, .transitionInProgress) }
         guard let target = focusTarget(.tab(forward: forward)) else {
             return focusChain.hasInput ? resign(commit: true) : ignore(event, .noEditableField)
         }

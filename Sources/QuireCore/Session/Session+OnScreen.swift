@@ -14,7 +14,7 @@ extension Session {
         object.append("page", stateValue(.page))
         object.append("focus", stateValue(.focus))
         var values = JSONObject()
-        for field in flow.pages[paging.currentPage].fieldRange where answers.fieldVisible[field] {
+        for field in flow.pages[pager.currentPage].fieldRange where answers.fieldVisible[field] {
             values.append(flow.fieldIDs[field], flow.fields[field].json(answers.values[field]))
         }
         object.append("values", .object(values))

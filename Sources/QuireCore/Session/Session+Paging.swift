@@ -19,7 +19,7 @@ extension Session {
     public var pageCount: Int { answers.visiblePages.total }
 
     /// The visible index of the current page.
-    public var currentIndex: Int { paging.currentIndex }
+    public var currentIndex: Int { pager.currentIndex }
 
     /// The visible index a (possibly wrapped) position stands for, among the pages visible now.
     func normalize(_ position: Double) -> Int { Self.normalize(position, count: pageCount) }
@@ -84,31 +84,31 @@ extension Session {
         // retarget announces its target, even one announced before in this transition (CONTRACT
         // §6.6); a drag's release announces only a page its drag did not.
         var retarget = false
-        if case .animating = paging.motion { retarget = true }
-        var animation = Animation(start: paging.position, target: target, announced: paging.motion?.announced)
+        if case .animating = pager.motion { retarget = true }
+        var animation = Animation(start: pager.position, target: target, announced: pager.motion?.announced)
         if target != Double(from) {
             if index != animation.announced || retarget {
                 animation.announced = index
                 emit(.pageWillChange(from: from, to: index))
             }
-            paging.animate(animation)
+            pager.animate(animation)
             if focusChain.hasInput { resign(commit: true) }
         } else {
-            paging.animate(animation)
+            pager.animate(animation)
         }
-        if animationDuration <= 0 || paging.position == target { finishAnimation() }
+        if animationDuration <= 0 || pager.position == target { finishAnimation() }
     }
 
     mutating func finishAnimation() {
-        guard case .animating(let finished) = paging.motion else { return }
+        guard case .animating(let finished) = pager.motion else { return }
         let from = currentIndex
         let final = normalize(finished.target)
         let completed = finished.target != Double(from)
         if completed {
             applyMessage = nil
-            paging.land(on: page(atVisible: final), index: final)
+            pager.land(on: page(atVisible: final), index: final)
         } else {
-            paging.stop(at: Double(final))
+            pager.stop(at: Double(final))
         }
         if let announced = finished.announced {
             emit(.pageDidChange(from: from, to: completed ? currentIndex : announced, completed: completed))
@@ -125,7 +125,7 @@ extension Session {
     }
 
     /// The eased fraction of the running animation's time (how far the current leg has gone).
-    var animationProgress: Double { paging.progress(duration: animationDuration) }
+    var animationProgress: Double { pager.progress(duration: animationDuration) }
 
     // MARK: Clock
 
@@ -139,12 +139,12 @@ extension Session {
     mutating func advanceClock(_ microseconds: Int64) {
         var remaining = microseconds
         while remaining > 0 {
-            if case .animating = paging.motion {
-                guard let left = paging.advanceAnimation(remaining, duration: animationDuration) else { return }
+            if case .animating = pager.motion {
+                guard let left = pager.advanceAnimation(remaining, duration: animationDuration) else { return }
                 remaining = left
                 finishAnimation()
-            } else if paging.motion == nil && paging.autoAdvance.active && !reducedMotion && applying == nil {
-                guard let left = paging.countAutoAdvance(remaining, every: Self.microseconds(flow.paging.autoAdvanceMs)) else { return }
+            } else if pager.motion == nil && pager.autoAdvance.active && !reducedMotion && applying == nil {
+                guard let left = pager.countAutoAdvance(remaining, every: Self.microseconds(flow.paging.autoAdvanceMs)) else { return }
                 remaining = left
                 autoAdvanceStep()
             } else {
@@ -154,7 +154,7 @@ extension Session {
     }
 
     mutating func settle() {
-        if case .animating = paging.motion { finishAnimation() }
+        if case .animating = pager.motion { finishAnimation() }
     }
 
     /// `paging.autoAdvanceMs`: move on after a settled while, never past the gate or an end.
@@ -162,7 +162,7 @@ extension Session {
         switch decideMove(.step(1)) {
         case .move(let target, let index): animate(to: target, index: index)
         case .applyFirst(let page, let target, let index): beginApplying(page: page, index: index, target: target)
-        default: paging.stopAutoAdvance()
+        default: pager.stopAutoAdvance()
         }
     }
 
@@ -170,25 +170,25 @@ extension Session {
 
     mutating func dragBegin(_ event: Event) {
         guard flow.paging.swipe else { return ignore(event, .swipeDisabled) }
-        if case .dragging = paging.motion { return ignore(event, .dragInProgress) }
+        if case .dragging = pager.motion { return ignore(event, .dragInProgress) }
         var anchor = Double(currentIndex)
         var heading: Int? = nil
-        if paging.motion != nil {
+        if pager.motion != nil {
             // Take over a running animation from where it is, around the nearest page of the
             // pages as they will be once an open draft commits (as every move decision reads them).
-            anchor = paging.position.rounded()
+            anchor = pager.position.rounded()
             let count = draftChangesValue ? Outlook(committingDraftOf: self).visibleCount : pageCount
             if !flow.paging.wrap { anchor = min(Double(count - 1), max(0, anchor)) }
-            if case .animating(let animation) = paging.motion, animation.target != Double(currentIndex) {
+            if case .animating(let animation) = pager.motion, animation.target != Double(currentIndex) {
                 heading = animation.announced ?? normalize(animation.target)
             }
         }
         // Inside a rubber band, the start is kept unscaled (as if the band were not there), so
         // the position does not jump when the band scales it again.
-        let offset = paging.position - anchor
+        let offset = pager.position - anchor
         let open = offset == 0 || isOpen(dragNeighbour(from: anchor, offset > 0 ? 1 : -1))
         updateDrag(
-            Drag(anchor: anchor, start: anchor + Pager.unband(offset, open: open), announced: paging.motion?.announced, heading: heading))
+            Drag(anchor: anchor, start: anchor + Pager.unband(offset, open: open), announced: pager.motion?.announced, heading: heading))
     }
 
     func isOpen(_ neighbour: DragNeighbour) -> Bool {
@@ -197,7 +197,7 @@ extension Session {
     }
 
     mutating func dragUpdate(dx: Double, _ event: Event) {
-        guard case .dragging(var drag) = paging.motion else { return ignore(event, .noDrag) }
+        guard case .dragging(var drag) = pager.motion else { return ignore(event, .noDrag) }
         drag.dx = dx
         updateDrag(drag)
     }
@@ -211,14 +211,14 @@ extension Session {
         let raw = rawOffset(drag)
         let direction = raw > 0 ? 1 : -1
         let neighbour = raw == 0 ? DragNeighbour.none : dragNeighbour(from: drag.anchor, direction)
-        paging.drag(drag, at: drag.anchor + Pager.band(raw, open: raw == 0 || isOpen(neighbour)))
+        pager.drag(drag, at: drag.anchor + Pager.band(raw, open: raw == 0 || isOpen(neighbour)))
         // The page being revealed: the one next to the position, away from the page shown, at
         // most one page from the anchor.
         let current = Double(currentIndex)
         drag.revealed = nil
         var announce: Int? = nil
-        if paging.position != current {
-            var coordinate = paging.position > current ? (paging.position - 1e-9).rounded(.up) : (paging.position + 1e-9).rounded(.down)
+        if pager.position != current {
+            var coordinate = pager.position > current ? (pager.position - 1e-9).rounded(.up) : (pager.position + 1e-9).rounded(.down)
             coordinate = min(drag.anchor + 1, max(drag.anchor - 1, coordinate))
             if coordinate != current {
                 if coordinate == drag.anchor {
@@ -235,11 +235,11 @@ extension Session {
             emit(.pageWillChange(from: currentIndex, to: index))
         }
         if drag.revealed != nil { drag.heading = nil }
-        paging.drag(drag, at: paging.position)
+        pager.drag(drag, at: pager.position)
     }
 
     mutating func dragEnd(vx: Double, _ event: Event) {
-        guard case .dragging(let drag) = paging.motion else { return ignore(event, .noDrag) }
+        guard case .dragging(let drag) = pager.motion else { return ignore(event, .noDrag) }
         switch decideRelease(drag, velocity: vx) {
         case .snap(let target, let index):
             animate(to: target, index: index)
@@ -257,9 +257,9 @@ extension Session {
 
     mutating func swipe(dx: Double, vx: Double, _ event: Event) {
         guard flow.paging.swipe else { return ignore(event, .swipeDisabled) }
-        if case .dragging = paging.motion { return ignore(event, .dragInProgress) }
+        if case .dragging = pager.motion { return ignore(event, .dragInProgress) }
         dragBegin(event)
-        guard case .dragging(var drag) = paging.motion else { return }
+        guard case .dragging(var drag) = pager.motion else { return }
         drag.dx = dx
         updateDrag(drag)
         dragEnd(vx: vx, event)
@@ -301,14 +301,14 @@ extension Session {
     // MARK: Completion
 
     mutating func finish(_ event: Event) {
-        guard paging.motion == nil else { return ignore(event, .transitionInProgress) }
+        guard pager.motion == nil else { return ignore(event, .transitionInProgress) }
         guard buttons.finish else { return ignore(event, .disabled) }
         // Finishing commits the open picker; what happens next reads the committed values.
         if focusChain.hasInput { resign(commit: true) }
         switch decideFinish() {
         case .complete:
-            if flow.pages[paging.currentPage].apply != nil {
-                return beginApplying(page: paging.currentPage, index: nil, target: Double(currentIndex))
+            if flow.pages[pager.currentPage].apply != nil {
+                return beginApplying(page: pager.currentPage, index: nil, target: Double(currentIndex))
             }
             completion = Completion(outcome: .finished, values: resultValues(visibleOnly: true))
             emit(.completed(outcome: .finished))
@@ -324,9 +324,9 @@ extension Session {
     }
 
     mutating func cancel() {
-        if let running = paging.motion {
+        if let running = pager.motion {
             let from = currentIndex
-            paging.stop(at: Double(from))
+            pager.stop(at: Double(from))
             if let announced = running.announced {
                 emit(.pageDidChange(from: from, to: announced, completed: false))
             }

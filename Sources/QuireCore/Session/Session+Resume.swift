@@ -31,9 +31,9 @@ extension Session {
     /// auto-advance wait. Comparing points is cheap: the arrays an event did not touch are
     /// shared, not compared element by element.
     public var resumePoint: ResumePoint? {
-        var position = paging.position
+        var position = pager.position
         var target: Double? = nil
-        switch paging.motion {
+        switch pager.motion {
         case .dragging?: return nil
         case .animating(let animation)?:
             position = animation.start
@@ -42,7 +42,7 @@ extension Session {
         }
         return ResumePoint(
             locale: locale, viewportWidth: viewportWidth, values: answers.values, touched: answers.touched,
-            page: paging.currentPage, position: position, target: target, input: focusChain.input,
-            autoAdvance: paging.autoAdvance.active, completion: completion)
+            page: pager.currentPage, position: position, target: target, input: focusChain.input,
+            autoAdvance: pager.autoAdvance.active, completion: completion)
     }
 }

@@ -61,9 +61,9 @@ extension Session {
             JSONWriter.writeString(flow.fieldIDs[field], into: &out)
         }
         out.append("],\"page\":")
-        JSONWriter.writeString(flow.pages[paging.currentPage].id, into: &out)
+        JSONWriter.writeString(flow.pages[pager.currentPage].id, into: &out)
         out.append(",\"position\":")
-        JSONWriter.writeNumber(paging.position, into: &out)
+        JSONWriter.writeNumber(pager.position, into: &out)
         out.append(",\"motion\":")
         JSONWriter.write(snapshotMotion, style: .compact, indent: 0, into: &out)
         out.append(",\"input\":")
@@ -103,7 +103,7 @@ extension Session {
 
     /// The snapshot's `motion`: the running animation or drag, or null.
     var snapshotMotion: JSONValue {
-        guard let motion = paging.motion else { return .null }
+        guard let motion = pager.motion else { return .null }
         var m = JSONObject()
         switch motion {
         case .animating(let animation):
@@ -136,7 +136,7 @@ extension Session {
     }
 
     var snapshotAutoAdvance: JSONValue {
-        ["active": .bool(paging.autoAdvance.active), "elapsedUs": .number(Double(paging.autoAdvance.elapsed))]
+        ["active": .bool(pager.autoAdvance.active), "elapsedUs": .number(Double(pager.autoAdvance.elapsed))]
     }
 
     /// Restores a snapshot given as a value. Without `flow`, the embedded flow is loaded (and
@@ -226,7 +226,7 @@ extension Session {
         defer { reader.document = document }
         if let page = object["page"].flatMap({ document.string($0, at: path + "page", what: "page") }) {
             if let index = flow.pageIndex(of: page), session.answers.pageVisible[index] {
-                session.paging.turn(to: index, index: session.answers.visibleIndex(ofPage: index))
+                session.pager.turn(to: index, index: session.answers.visibleIndex(ofPage: index))
             } else {
                 document.error(path + "page", "'\(page)' is not a visible page of the flow")
             }
@@ -243,7 +243,7 @@ extension Session {
                 } ?? 0
             autoAdvance = AutoAdvance(active: active, elapsed: Int64(elapsed))
         }
-        session.paging.restore(position: position, motion: motion, autoAdvance: autoAdvance)
+        session.pager.restore(position: position, motion: motion, autoAdvance: autoAdvance)
         if let input = object["input"], input != .null {
             session.focusChain.restore(restoreInput(input, at: path + "input", session: session, reader: &document))
         }
@@ -330,15 +330,15 @@ extension Session {
     var placeProblem: String? {
         let index = currentIndex
         guard let transition else {
-            if paging.position != Double(index) {
+            if pager.position != Double(index) {
                 return
-                    "position \(JSONWriter.number(paging.position)) is off its page (visible page \(index) of \(pageCount), at position \(index))"
+                    "position \(JSONWriter.number(pager.position)) is off its page (visible page \(index) of \(pageCount), at position \(index))"
             }
             return nil
         }
         let count = draftChangesValue ? max(pageCount, Outlook(committingDraftOf: self).visibleCount) : pageCount
-        if !flow.paging.wrap, !(paging.position >= -1 && paging.position <= Double(count)) {
-            return "position \(JSONWriter.number(paging.position)) is off the pages (\(count) visible pages)"
+        if !flow.paging.wrap, !(pager.position >= -1 && pager.position <= Double(count)) {
+            return "position \(JSONWriter.number(pager.position)) is off the pages (\(count) visible pages)"
         }
         if !(0..<count).contains(transition.to) {
             return "it moves to page \(transition.to), off the pages (\(count) visible pages)"
@@ -394,8 +394,8 @@ extension Session {
             reader.error(path + "field", "input names no field of the flow")
             return nil
         }
-        guard session.canFocus(field), flow.fieldTraits[field].page == session.paging.currentPage else {
-            reader.error(path + "field", "'\(id)' cannot be first responder on page '\(flow.pages[session.paging.currentPage].id)'")
+        guard session.canFocus(field), flow.fieldTraits[field].page == session.pager.currentPage else {
+            reader.error(path + "field", "'\(id)' cannot be first responder on page '\(flow.pages[session.pager.currentPage].id)'")
             return nil
         }
         let definition = flow.fields[field]

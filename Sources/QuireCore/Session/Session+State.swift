@@ -30,11 +30,11 @@ extension Session {
         switch key {
         case .page:
             return [
-                "index": .number(Double(currentIndex)), "id": .string(flow.pages[paging.currentPage].id),
+                "index": .number(Double(currentIndex)), "id": .string(flow.pages[pager.currentPage].id),
                 "count": .number(Double(pageCount)),
             ]
         case .position:
-            return .number(paging.position)
+            return .number(pager.position)
         case .transition:
             return transitionJSON
         case .indicator:
@@ -92,7 +92,7 @@ extension Session {
 
     /// The running transition, or nil when settled.
     public var transition: TransitionState? {
-        guard let motion = paging.motion else { return nil }
+        guard let motion = pager.motion else { return nil }
         let from = currentIndex
         switch motion {
         case .animating(let animation):
@@ -102,11 +102,11 @@ extension Session {
             guard distance != 0 else {
                 return TransitionState(from: from, to: from, progress: animationProgress, interactive: false)
             }
-            let covered = min(1, max(0, (paging.position - Double(from)) / distance))
+            let covered = min(1, max(0, (pager.position - Double(from)) / distance))
             return TransitionState(
                 from: from, to: animation.announced ?? normalize(animation.target), progress: covered, interactive: false)
         case .dragging(let drag):
-            let distance = abs(paging.position - Double(from))
+            let distance = abs(pager.position - Double(from))
             guard let revealed = drag.revealed else {
                 // A takeover keeps the interrupted animation's target until it reveals a page.
                 return TransitionState(from: from, to: drag.heading ?? from, progress: min(1, distance), interactive: true)

@@ -17,7 +17,7 @@ public struct Session: Sendable, Equatable {
     /// The answers and what they derive (visibility, enablement, requiredness, errors).
     var answers: Answers
     /// Where the pages are: the current page, the position, a drag or animation, auto-advance.
-    var paging: Pager
+    var pager: Pager
     /// The first responder and its input view.
     var focusChain = FocusChain()
     var completion: Completion?
@@ -34,7 +34,7 @@ public struct Session: Sendable, Equatable {
     var outbox = Outbox()
 
     /// The pager's width in pixels; drags are measured against it.
-    public var viewportWidth: Double { paging.viewportWidth }
+    public var viewportWidth: Double { pager.viewportWidth }
 
     public init(flow: Flow, locale: String = "en", viewportWidth: Double = 800) {
         self.init(flow: flow, locale: locale, viewportWidth: viewportWidth, values: flow.fields.map(\.defaultValue))
@@ -47,9 +47,9 @@ public struct Session: Sendable, Equatable {
         self.flow = flow
         self.locale = locale
         answers = Answers(pageCount: flow.pages.count, values: values, textLengths: textLengths ?? values.map(\.textLength))
-        paging = Pager(viewportWidth: viewportWidth > 0 ? viewportWidth : 800, autoAdvance: flow.paging.autoAdvanceMs > 0)
+        pager = Pager(viewportWidth: viewportWidth > 0 ? viewportWidth : 800, autoAdvance: flow.paging.autoAdvanceMs > 0)
         rebuildDerived()
-        paging.turn(to: answers.page(atVisible: 0), index: 0)
+        pager.turn(to: answers.page(atVisible: 0), index: 0)
     }
 
     /// Sends one event; returns what happened, in order.
@@ -95,7 +95,7 @@ public struct Session: Sendable, Equatable {
     mutating func dispatch(_ event: Event) {
         if case .some = completion { return ignore(event, .completed) }
         if applying != nil { return dispatchWhileApplying(event) }
-        if !event.isClock && !event.isHostAnswer { paging.stopAutoAdvance() }
+        if !event.isClock && !event.isHostAnswer { pager.stopAutoAdvance() }
         switch event {
         case .tap(let target):
             tap(target, event)
@@ -131,7 +131,7 @@ public struct Session: Sendable, Equatable {
     /// is laid out again against the pages and answers as they are now, as its next `dragUpdate`
     /// with the same offset would (docs/session-semantics.md, "Input during a drag").
     mutating func relayDragIfAny() {
-        if case .dragging(let drag) = paging.motion { updateDrag(drag) }
+        if case .dragging(let drag) = pager.motion { updateDrag(drag) }
     }
 
     /// `{"swipe": "next"}` / `"previous"`: a swipe of a whole viewport width at twice the fling
@@ -157,7 +157,7 @@ public struct Session: Sendable, Equatable {
     /// Resizes the pager (a front's viewport changed); a running drag keeps its position. A
     /// width outside `viewportWidths` is ignored.
     public mutating func setViewportWidth(_ width: Double) {
-        if Self.viewportWidths.contains(width) { paging.resize(width) }
+        if Self.viewportWidths.contains(width) { pager.resize(width) }
     }
 }
 

@@ -49,7 +49,7 @@ final class PageIndicatorView: SessionView {
 
     func render(_ session: Session, _ notifications: [SessionNotification]) {
         let chrome = session.chrome
-        let pager = session.pager
+        let pager = session.pagerPresentation
         area.isVisible = !chrome.indicatorHidden
         if chrome.indicatorCount != count || chrome.indicatorStyle != style {
             count = chrome.indicatorCount

@@ -122,7 +122,7 @@ final class PagerView: SessionView {
     /// after, when the main loop is idle — after the frame is drawn — so neither the first frame
     /// nor an animation frame pays for pages nobody sees yet.
     private func render(_ session: Session, buildingEverything: Bool) {
-        let pager = session.pager
+        let pager = session.pagerPresentation
         position = pager.position
         // Which pages to keep built, and where, is the core's decision (`Session.pageSlots`).
         let slots = session.pageSlots
@@ -263,7 +263,7 @@ final class PagerView: SessionView {
             host.send(.tick(Double(frameTime - last) / 1000))
             onFrameWork?(Double(g_get_monotonic_time() - started))
         }
-        if host.session.pager.needsClock { return true }
+        if host.session.pagerPresentation.needsClock { return true }
         tickID = 0
         lastFrameTime = nil
         return false
@@ -281,7 +281,7 @@ final class PagerView: SessionView {
         guard let host else { return }
         if !dragging {
             if dragSeen { return }
-            if abs(dx) >= PagerView.dragThreshold && abs(dx) > abs(dy) && host.session.pager.swipeEnabled {
+            if abs(dx) >= PagerView.dragThreshold && abs(dx) > abs(dy) && host.session.pagerPresentation.swipeEnabled {
                 dragSeen = true
                 drag.claim()
                 beginDrag()
@@ -337,7 +337,7 @@ final class PagerView: SessionView {
     }
 
     private func scrollBegan() {
-        guard let host, host.session.pager.swipeEnabled else { return }
+        guard let host, host.session.pagerPresentation.swipeEnabled else { return }
         scrolling = true
         scrollOffset = 0
         beginDrag()

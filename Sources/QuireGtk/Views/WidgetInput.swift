@@ -81,23 +81,23 @@ extension WalkthroughView {
         // One pointer: a drag begins (or a swipe happens) only when none is under way, and
         // only a drag under way moves or ends.
         case .dragBegin:
-            guard !session.pager.isDragging else { return false }
+            guard !session.pagerPresentation.isDragging else { return false }
             pager.beginDrag()
             return true
         case .dragUpdate(let dx):
-            guard session.pager.isDragging else { return false }
+            guard session.pagerPresentation.isDragging else { return false }
             pager.moveDrag(dx: dx, time: 0)
             return true
         case .dragEnd(let vx):
-            guard session.pager.isDragging else { return false }
+            guard session.pagerPresentation.isDragging else { return false }
             pager.endDrag(vx: vx)
             return true
         case .swipe(let dx, let vx):
-            guard !session.pager.isDragging else { return false }
+            guard !session.pagerPresentation.isDragging else { return false }
             swipe(dx: dx, vx: vx)
             return true
         case .swipePage(let forward):
-            guard !session.pager.isDragging else { return false }
+            guard !session.pagerPresentation.isDragging else { return false }
             let gesture = session.swipeGesture(forward: forward)
             swipe(dx: gesture.dx, vx: gesture.vx)
             return true
