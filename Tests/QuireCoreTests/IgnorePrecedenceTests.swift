@@ -2,7 +2,7 @@ import Testing
 
 @testable import QuireCore
 
-/// The precedence of ignore reasons (CONTRACT §3, amended; `IgnoreReason.Tier`): what the
+/// The precedence of ignore reasons (CONTRACT §3, amended; docs/session-semantics.md): what the
 /// session is doing comes before whether the target exists, which comes before its state.
 @Suite struct IgnorePrecedenceTests {
     static func reason(_ notifications: [SessionNotification]) -> IgnoreReason? {
@@ -35,12 +35,30 @@ import Testing
         #expect(Self.reason(session.send(.tap(.button(.back)))) == .dragInProgress)
     }
 
-    @Test func everyReasonHasATierAndTheTiersAreInTheContractsOrder() {
-        #expect(IgnoreReason.completed.tier == .completed)
-        #expect(IgnoreReason.dragInProgress.tier < IgnoreReason.noSuchPage.tier)
-        #expect(IgnoreReason.transitionInProgress.tier < IgnoreReason.unknownField.tier)
-        #expect(IgnoreReason.noSuchPage.tier < IgnoreReason.samePage.tier)
-        #expect(IgnoreReason.indicatorHidden.tier < IgnoreReason.disabled.tier)
-        #expect(IgnoreReason.Tier.allCases == [.completed, .activity, .target, .targetState])
+    /// docs/session-semantics.md's precedence list: four tiers that name every reason exactly once.
+    @Test func theDocumentedOrderNamesEveryReasonOnce() throws {
+        let doc = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/session-semantics.md"), encoding: .utf8)
+        let start = try #require(doc.range(of: "**Precedence**"))
+        let end = try #require(doc.range(of: "So during a drag", range: start.upperBound..<doc.endIndex))
+        // The numbered items, each with its indented continuation lines.
+        var items: [String] = []
+        for line in doc[start.upperBound..<end.lowerBound].split(separator: "\n") {
+            if line.first?.isNumber == true {
+                items.append(String(line))
+            } else if line.hasPrefix("   "), !items.isEmpty {
+                items[items.count - 1] += " " + line
+            }
+        }
+        #expect(items.count == 4)
+        var named: [String: Int] = [:]
+        for item in items {
+            for piece in item.split(separator: "`", omittingEmptySubsequences: false).enumerated() where piece.offset % 2 == 1 {
+                named[String(piece.element), default: 0] += 1
+            }
+        }
+        for reason in IgnoreReason.allCases {
+            #expect(named[reason.rawValue] == 1, "\(reason.rawValue) is named \(named[reason.rawValue] ?? 0) times in the list")
+        }
+        #expect(Set(named.keys) == Set(IgnoreReason.allNames))
     }
 }

@@ -48,10 +48,11 @@ extension Session {
     /// Decides a programmatic move (a button, a key, an indicator tap, auto-advance), from the
     /// page being headed to.
     ///
-    /// When several reasons to ignore it apply, the one reported follows `IgnoreReason.Tier`
-    /// (CONTRACT §3, amended): what the session is doing (a drag), then whether the target
-    /// exists (the indicator shown, the dot among the dots shown), then the target's state (a
-    /// disabled button, then the move itself: hidden, at an end, the same page).
+    /// When several reasons to ignore it apply, the first guard below that holds is reported, and
+    /// the guards are in the documented order (CONTRACT §3, amended; docs/session-semantics.md,
+    /// "Ignored events"): what the session is doing (a drag), then whether the target exists (the
+    /// indicator shown, the dot among the dots shown), then the target's state (a disabled button,
+    /// then the move itself: hidden, at an end, the same page).
     func decideMove(_ request: MoveRequest, by control: MoveControl = .key) -> MoveDecision {
         if case .dragging = pager.motion { return .ignore(.dragInProgress) }
         if case .indicator = control, indicatorHidden { return .ignore(.indicatorHidden) }

@@ -15,7 +15,7 @@ extension Session {
         }
     }
 
-    /// Why a field cannot take a tap now, if it cannot, in the precedence of `IgnoreReason.Tier`:
+    /// Why a field cannot take a tap now, if it cannot, in the documented precedence of reasons:
     /// a transition, then an unknown field, then the field's state.
     func tapRefusal(_ field: Int?) -> IgnoreReason? {
         if pager.motion != nil { return .transitionInProgress }

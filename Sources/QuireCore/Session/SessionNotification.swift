@@ -228,37 +228,4 @@ public enum IgnoreReason: String, Sendable, Hashable, CaseIterable {
 extension IgnoreReason {
     public static let allNames = allCases.map(\.rawValue)
 
-    /// Where a reason stands when several apply to one event (CONTRACT §3, amended): the event
-    /// is judged tier by tier and the first reason found is reported — completion, then what the
-    /// session is doing, then whether the target exists, then the target's state. So a tap on a
-    /// dot past the last during a drag says `dragInProgress`, not `noSuchPage`
-    /// (docs/session-semantics.md, "Ignored events").
-    public enum Tier: Int, Sendable, Comparable, CaseIterable {
-        /// The session has completed: every event.
-        case completed
-        /// What the session is doing or has open: a drag, an animation, swiping turned off, a
-        /// first responder (or none), an open picker of another kind.
-        case activity
-        /// Whether the event's target exists: a field, a dot, a wheel, an option, a toolbar item.
-        case target
-        /// The target's state: hidden, disabled, on another page, where the pager already is, at
-        /// an end, an empty text.
-        case targetState
-
-        public static func < (a: Tier, b: Tier) -> Bool { a.rawValue < b.rawValue }
-    }
-
-    public var tier: Tier {
-        switch self {
-        case .completed: .completed
-        case .applying, .notApplying, .dragInProgress, .transitionInProgress, .swipeDisabled, .noDrag, .noFirstResponder, .noDurationPicker,
-            .noChoiceList, .notTextInput, .firstResponderActive:
-            .activity
-        case .unknownField, .noSuchPage, .indicatorHidden, .noSuchWheel, .unknownOption, .notInAccessory, .notAButton,
-            .noEditableField, .noAction:
-            .target
-        case .hidden, .disabled, .otherPage, .samePage, .atEnd, .emptyText, .outOfRange:
-            .targetState
-        }
-    }
 }
