@@ -143,6 +143,27 @@ import QuireTestSupport
         #expect(isPipe())
     }
 
+    /// `--record` onto a device node writes into the device, as onto a named pipe: the node stays
+    /// a character device (a copy of /dev/null made with mknod, so a regression replaces only
+    /// the copy — device 1:3, `makedev` being a C macro; without the right to make one, the case
+    /// is skipped).
+    @Test(GtkTest.enabled) func aRecordingOntoADeviceNodeIsWrittenIntoItInPlace() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-record-dev-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let node = folder.appendingPathComponent("null").path
+        guard mknod(node, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0 else { return }
+        func isDevice() -> Bool {
+            var info = stat()
+            return stat(node, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR
+        }
+        let (status, stderr) = try run(
+            ["run", "--record", node, "--exit-after-first-frame"], environment: ProcessInfo.processInfo.environment)
+        #expect(status == 0, "\(stderr)")
+        #expect(isDevice())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["null"], "no temporary file left")
+    }
+
     /// `--replay` drives the window's widgets from a script and answers as `quire test` does.
     @Test(GtkTest.enabled) func aReplayedScriptPassesOrFailsWithTheHarnessCodes() throws {
         let environment = ProcessInfo.processInfo.environment
