@@ -207,3 +207,38 @@ import Testing
         #expect(try Flow.load(bytes: bytes, limits: JSONLimits(documentBytes: bytes.count)).fields.count == 21)
     }
 }
+
+/// The typed keys of the flow reader: each enum's names are its cases, spelled as the format does.
+@Suite struct FlowReaderKeyTests {
+    static func check<Key: ObjectKey>(_: Key.Type, spelled exceptions: [String: String] = [:]) {
+        #expect(Key.names.count == Key.allCases.count, "\(Key.self): a name for every case")
+        for key in Key.allCases {
+            let caseName = "\(key)"
+            #expect("\(key.name)" == exceptions[caseName] ?? caseName, "\(Key.self).\(caseName)")
+        }
+    }
+
+    @Test func everyKeyIsSpelledAsItsCase() {
+        Self.check(FlowReader.FlowKey.self, spelled: ["schema": "$schema"])
+        Self.check(FlowReader.PageKey.self)
+        Self.check(FlowReader.ApplyKey.self)
+        Self.check(FlowReader.FieldKey.self, spelled: ["defaultValue": "default"])
+        Self.check(FlowReader.OptionKey.self)
+        Self.check(FlowReader.ConditionKey.self)
+        #expect(FlowReader.KindName.allCases.map { "\($0.name)" } == FlowReader.KindName.allCases.map { "\($0)" })
+    }
+
+    @Test func eachComparisonKeyMakesTheComparisonOfItsName() {
+        for key in FlowReader.ConditionKey.allCases {
+            #expect(key.comparison?.rawValue == FlowReader.Comparison(rawValue: "\(key)")?.rawValue)
+        }
+        #expect(FlowReader.ConditionKey.allCases.count { $0.comparison != nil } == FlowReader.Comparison.allCases.count)
+    }
+
+    @Test func aKindsKeysAreItsOwn() {
+        #expect(FlowReader.KindName.text.keys == [.placeholder, .minLength, .maxLength, .returnKey])
+        #expect(FlowReader.KindName.duration.keys == [.components, .minuteInterval, .min, .max])
+        #expect(FlowReader.KindName.choice.keys == [.options])
+        #expect(FlowReader.KindName.toggle.keys.isEmpty)
+    }
+}

@@ -1,15 +1,31 @@
 /// Conditions (`visibleIf`, `enabledIf`, `requiredIf`): checked where they are, judged once the fields they name are known.
 extension FlowReader {
 
-    /// A condition's comparisons, in the order of `comparisonKeys` and `conditionKeys`.
+    /// A condition's comparisons, in the order of `comparisonKeys` and of their `ConditionKey`s.
     enum Comparison: String, CaseIterable {
         case equals, notEquals, `in`, greaterThan, lessThan, filled
     }
     static let comparisonKeys = Comparison.allCases.map(\.rawValue)
-    /// The keys of a condition object: `field`, `all`, `any`, `not`, then `comparisonKeys`.
-    static let conditionKeys: [StaticString] = [
-        "field", "all", "any", "not", "equals", "notEquals", "in", "greaterThan", "lessThan", "filled",
-    ]
+    /// The keys of a condition object: `field`, `all`, `any`, `not`, then the comparisons.
+    enum ConditionKey: Int, ObjectKey {
+        case field, all, any, not
+        case equals, notEquals, `in`, greaterThan, lessThan, filled
+        static let names: [StaticString] = [
+            "field", "all", "any", "not", "equals", "notEquals", "in", "greaterThan", "lessThan", "filled",
+        ]
+        /// The comparison this key makes; nil for `field`, `all`, `any` and `not`.
+        var comparison: Comparison? {
+            switch self {
+            case .field, .all, .any, .not: nil
+            case .equals: .equals
+            case .notEquals: .notEquals
+            case .in: .in
+            case .greaterThan: .greaterThan
+            case .lessThan: .lessThan
+            case .filled: .filled
+            }
+        }
+    }
 
     /// Steps over the value here, checking it and reporting its repeated keys as `value()` does,
     /// without building it.
@@ -63,7 +79,7 @@ extension FlowReader {
         return try condition(from: start, at: path, scope: scope, order: order)
     }
 
-    /// What a condition object holds: where the value of each of its keys of `conditionKeys`
+    /// What a condition object holds: where the value of each of its keys (`ConditionKey`)
     /// starts (the first, when a key is repeated), and whether it has other keys.
     struct ConditionMembers {
         var seen = KeysSeen()
@@ -71,10 +87,10 @@ extension FlowReader {
         /// The comparison, when there is one, and where its value starts.
         var comparison: (kind: Comparison, start: Int)?
         var others = false
-        /// How many of `comparisonKeys` it has.
-        var comparisons: Int { (seen.bits >> 4).nonzeroBitCount }
-        /// Whether it has a key besides `key` (an index of `conditionKeys`).
-        func hasOtherKeys(than key: Int) -> Bool { others || seen.bits & ~(1 << UInt32(key)) != 0 }
+        /// How many comparisons it has.
+        var comparisons: Int { ConditionKey.allCases.count { $0.comparison != nil && seen.has($0) } }
+        /// Whether it has a key besides `key`.
+        func hasOtherKeys(than key: ConditionKey) -> Bool { others || seen.bits & ~(1 << UInt32(key.rawValue)) != 0 }
     }
 
     /// The members of the condition object here.
@@ -85,17 +101,17 @@ extension FlowReader {
             let key = try anyKey()
             let index =
                 usedScratch
-                ? scratch.withUnsafeBufferPointer { Self.match($0, Self.conditionKeys) } : Self.match(bytes, key, Self.conditionKeys)
+                ? scratch.withUnsafeBufferPointer { Self.match($0, ConditionKey.names) } : Self.match(bytes, key, ConditionKey.names)
             try colon()
             skipWhitespace()
-            if let index {
-                if members.seen.first(index) {
-                    switch index {
-                    case 0: members.field = at
-                    case 1: members.all = at
-                    case 2: members.any = at
-                    case 3: members.not = at
-                    default: members.comparison = (Comparison.allCases[index - 4], at)
+            if let key = index.flatMap(ConditionKey.init(rawValue:)) {
+                if members.seen.first(key.rawValue) {
+                    switch key {
+                    case .field: members.field = at
+                    case .all: members.all = at
+                    case .any: members.any = at
+                    case .not: members.not = at
+                    default: members.comparison = key.comparison.map { ($0, at) }
                     }
                 }
             } else {
@@ -126,7 +142,7 @@ extension FlowReader {
         }
         if let listStart = members.all ?? members.any {
             let key = members.all != nil ? "all" : "any"
-            if members.hasOtherKeys(than: members.all != nil ? 1 : 2) {
+            if members.hasOtherKeys(than: members.all != nil ? .all : .any) {
                 document.checkKeys(try object(), at: path(), allowed: [key], what: "an '\(key)' condition")
             }
             at = listStart
@@ -156,7 +172,7 @@ extension FlowReader {
             return key == "all" ? .all(parts) : .any(parts)
         }
         if let inner = members.not {
-            if members.hasOtherKeys(than: 3) {
+            if members.hasOtherKeys(than: .not) {
                 document.checkKeys(try object(), at: path(), allowed: ["not"], what: "a 'not' condition")
             }
             return try condition(from: inner, at: { path() + "not" }, scope: scope, order: order).map(Condition.not)

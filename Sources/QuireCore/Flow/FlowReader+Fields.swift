@@ -1,20 +1,40 @@
 /// Fields and their kinds' keys (`fields`, `options`), read as they come.
 extension FlowReader {
 
-    static let fieldKeys: [StaticString] = [
-        "id", "kind", "label", "default", "required", "visibleIf", "enabledIf", "requiredIf", "accessory", "reveal",
-        "placeholder", "minLength", "maxLength", "returnKey",  // text: 10–13
-        "components", "minuteInterval", "min", "max",  // duration: 14–17
-        "options",  // choice: 18
-    ]
-    static let commonFieldKeys = 10
-    static let kindNames: [StaticString] = ["text", "duration", "choice", "toggle"]
-    /// The keys of each kind, as ranges of `fieldKeys`.
-    static let kindKeyRanges = [10..<14, 14..<18, 18..<19, 19..<19]
-    static let reservedFieldIDs = ["background"]
+    /// The keys of a field: those every field has, then each kind's own.
+    enum FieldKey: Int, ObjectKey {
+        case id, kind, label, defaultValue, required, visibleIf, enabledIf, requiredIf, accessory, reveal
+        case placeholder, minLength, maxLength, returnKey
+        case components, minuteInterval, min, max
+        case options
+        static let names: [StaticString] = [
+            "id", "kind", "label", "default", "required", "visibleIf", "enabledIf", "requiredIf", "accessory", "reveal",
+            "placeholder", "minLength", "maxLength", "returnKey",
+            "components", "minuteInterval", "min", "max",
+            "options",
+        ]
 
-    /// The kind whose key `key` is (an index of `kindNames`).
-    static func owner(of key: Int) -> Int { kindKeyRanges.firstIndex { $0.contains(key) }! }
+        /// The kind this key belongs to; nil for the keys every field has.
+        var kind: KindName? {
+            switch self {
+            case .placeholder, .minLength, .maxLength, .returnKey: .text
+            case .components, .minuteInterval, .min, .max: .duration
+            case .options: .choice
+            default: nil
+            }
+        }
+    }
+
+    /// The field kinds, as the `kind` key names them.
+    enum KindName: Int, CaseIterable {
+        case text, duration, choice, toggle
+        static let names: [StaticString] = ["text", "duration", "choice", "toggle"]
+        var name: StaticString { Self.names[rawValue] }
+        /// The keys of this kind.
+        var keys: [FieldKey] { FieldKey.allCases.filter { $0.kind == self } }
+    }
+
+    static let reservedFieldIDs = ["background"]
 
     /// What a field's keys of its kind hold, read as they come.
     struct KindValues {
@@ -29,7 +49,7 @@ extension FlowReader {
         guard try isObject("a field") else { return nil }
         var seen = KeysSeen()
         var id: String?
-        var kind: Int?
+        var kind: KindName?
         var kindRead = false
         var label: LocalizedText?
         var required = false
@@ -40,13 +60,13 @@ extension FlowReader {
         var defaultJSON: JSONValue?
         var values = KindValues()
         /// Keys of a kind met before `kind`: where their values start.
-        var later: [(key: Int, offset: Int)] = []
+        var later: [(key: FieldKey, offset: Int)] = []
         var unknown = OtherKeys()
         if try beginObject() {
             repeat {
-                let key: Int
-                switch try memberKey(Self.fieldKeys, &seen, others: &unknown) {
-                case .known(let index): key = index
+                let key: FieldKey
+                switch try memberKey(FieldKey.names, &seen, others: &unknown) {
+                case .known(let index): key = FieldKey(rawValue: index)!
                 case .other(let name):
                     steps.append(.name(name))
                     _ = try value()
@@ -54,10 +74,10 @@ extension FlowReader {
                     continue
                 case .repeated: continue
                 }
-                steps.append(.key(Self.fieldKeys[key]))
+                steps.append(.key(key.name))
                 defer { steps.removeLast() }
                 switch key {
-                case 0:
+                case .id:
                     if try peek() == UInt8(ascii: "\"") {
                         let text = try stringValue()
                         declare(text, ordinal: ordinal)
@@ -68,13 +88,14 @@ extension FlowReader {
                     } else {
                         _ = try string("the field id")
                     }
-                case 1:
+                case .kind:
                     kindRead = true
                     if try peek() == UInt8(ascii: "\"") {
                         let range = try scanString()
-                        kind =
+                        let index =
                             usedScratch
-                            ? scratch.withUnsafeBufferPointer { Self.match($0, Self.kindNames) } : Self.match(bytes, range, Self.kindNames)
+                            ? scratch.withUnsafeBufferPointer { Self.match($0, KindName.names) } : Self.match(bytes, range, KindName.names)
+                        kind = index.flatMap(KindName.init(rawValue:))
                         if kind == nil {
                             let name = usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)
                             problem("unknown field kind '\(name)'; kinds are text, duration, choice, toggle")
@@ -82,20 +103,20 @@ extension FlowReader {
                     } else {
                         _ = try string("kind")
                     }
-                case 2: label = try localized("label")
-                case 3:
+                case .label: label = try localized("label")
+                case .defaultValue:
                     // `"default": null` says "no default", as leaving it out does.
                     // (`JSONValue` is `ExpressibleByNilLiteral`: `nil` is said as `.none`.)
                     let value = try value()
                     defaultJSON = value.isNull ? .none : value
-                case 4: required = try bool("required") ?? false
-                case 5: visibleIf = try conditionStart()
-                case 6: enabledIf = try conditionStart()
-                case 7: requiredIf = try conditionStart()
-                case 8: accessory = accessoryItems(try value(), at: path())
-                case 9: reveal = revealMode(try value(), at: path())
+                case .required: required = try bool("required") ?? false
+                case .visibleIf: visibleIf = try conditionStart()
+                case .enabledIf: enabledIf = try conditionStart()
+                case .requiredIf: requiredIf = try conditionStart()
+                case .accessory: accessory = accessoryItems(try value(), at: path())
+                case .reveal: reveal = revealMode(try value(), at: path())
                 default:
-                    if let kind, Self.kindKeyRanges[kind].contains(key) {
+                    if let kind, key.kind == kind {
                         try kindValue(key, into: &values)
                     } else {
                         if !kindRead { later.append((key, at)) }
@@ -106,28 +127,26 @@ extension FlowReader {
         }
         // Keys of another kind name the kind they belong to; with no usable kind, keys that
         // belong to some kind are not judged.
-        for key in Self.commonFieldKeys..<Self.fieldKeys.count where seen.has(key) {
-            guard let kind, !Self.kindKeyRanges[kind].contains(key) else { continue }
-            let name = "\(Self.fieldKeys[key])"
-            problem(
-                "'\(name)' belongs to \(Self.kindNames[Self.owner(of: key)]) fields, not \(Self.kindNames[kind]) fields", at: name,
-                onKey: true)
+        for key in FieldKey.allCases where seen.has(key) {
+            guard let kind, let owner = key.kind, owner != kind else { continue }
+            let name = "\(key.name)"
+            problem("'\(name)' belongs to \(owner.name) fields, not \(kind.name) fields", at: name, onKey: true)
         }
         for name in unknown.names {
             var message = "unknown key '\(name)' in a field"
-            var allowed = (0..<Self.commonFieldKeys).map { "\(Self.fieldKeys[$0])" }
-            if let kind { allowed += Self.kindKeyRanges[kind].map { "\(Self.fieldKeys[$0])" } }
+            var allowed = FieldKey.allCases.filter { $0.kind == nil }.map { "\($0.name)" }
+            if let kind { allowed += kind.keys.map { "\($0.name)" } }
             if let near = DocumentReader.closest(to: name, in: allowed) { message += "; did you mean '\(near)'?" }
             problem(message, at: name, onKey: true)
         }
-        if !seen.has(0) { problem("a field is missing the required key 'id'") }
-        if !seen.has(1) { problem("a field is missing the required key 'kind'") }
+        if !seen.has(FieldKey.id) { problem("a field is missing the required key 'id'") }
+        if !seen.has(FieldKey.kind) { problem("a field is missing the required key 'kind'") }
         if let kind {
             let end = at
             reportsDuplicates = false
-            for (key, offset) in later where Self.kindKeyRanges[kind].contains(key) {
+            for (key, offset) in later where key.kind == kind {
                 at = offset
-                steps.append(.key(Self.fieldKeys[key]))
+                steps.append(.key(key.name))
                 try kindValue(key, into: &values)
                 steps.removeLast()
             }
@@ -155,7 +174,7 @@ extension FlowReader {
         // (A default of the right type is taken as it is: its path is made only for a problem.)
         var defaultValue = FieldValue.null
         switch kind {
-        case 0:
+        case .text:
             let options = values.text
             if let minLength = options.minLength, let maxLength = options.maxLength, minLength > maxLength {
                 problem("minLength \(minLength) is greater than maxLength \(maxLength)", at: "minLength")
@@ -170,13 +189,13 @@ extension FlowReader {
                 defaultValue = .text(text)
             }
             fieldKind = .text(options)
-        case 1:
+        case .duration:
             let options = values.duration
             if values.durationRangeOK {
-                let hasMin = seen.has(16)
+                let hasMin = seen.has(FieldKey.min)
                 if options.min > options.max {
                     let minText = hasMin ? "min \(options.min)" : "the default min \(options.min)"
-                    let maxText = seen.has(17) ? "max \(options.max)" : "the default max \(options.max)"
+                    let maxText = seen.has(FieldKey.max) ? "max \(options.max)" : "the default max \(options.max)"
                     problem("\(minText) is greater than \(maxText)", at: hasMin ? "min" : "max")
                 } else if options.snappedMin > options.clampedMax || options.representable(atLeast: options.min) == nil {
                     problem(
@@ -201,8 +220,8 @@ extension FlowReader {
                 defaultValue = .duration(n)
             }
             fieldKind = .duration(options)
-        case 2:
-            if !seen.has(18) { problem("a choice field is missing the required key 'options'") }
+        case .choice:
+            if !seen.has(FieldKey.options) { problem("a choice field is missing the required key 'options'") }
             let options = ChoiceOptions(options: values.options)
             if let v = defaultJSON, let text = v.stringValue ?? document.string(v, at: path() + "default", what: "a choice's default") {
                 if let at = options.index(of: text) {
@@ -214,7 +233,7 @@ extension FlowReader {
                 }
             }
             fieldKind = .choice(options)
-        default:
+        case .toggle:
             if let v = defaultJSON, let on = v.boolValue ?? document.bool(v, at: path() + "default", what: "a toggle's default") {
                 defaultValue = .toggle(on)
             }
@@ -227,12 +246,12 @@ extension FlowReader {
     }
 
     /// Reads the value of `key`, a key of the field's kind.
-    mutating func kindValue(_ key: Int, into values: inout KindValues) throws(JSONScanError) {
+    mutating func kindValue(_ key: FieldKey, into values: inout KindValues) throws(JSONScanError) {
         switch key {
-        case 10: values.text.placeholder = try localized("placeholder")
-        case 11: values.text.minLength = try integer("minLength", in: 0...Flow.maxTextLength)
-        case 12: values.text.maxLength = try integer("maxLength", in: 1...Flow.maxTextLength)
-        case 13:
+        case .placeholder: values.text.placeholder = try localized("placeholder")
+        case .minLength: values.text.minLength = try integer("minLength", in: 0...Flow.maxTextLength)
+        case .maxLength: values.text.maxLength = try integer("maxLength", in: 1...Flow.maxTextLength)
+        case .returnKey:
             if let text = try string("returnKey") {
                 if let key = ReturnKey(rawValue: text) {
                     values.text.returnKey = key
@@ -240,9 +259,9 @@ extension FlowReader {
                     problem("returnKey must be 'default', 'next' or 'done', not '\(text)'")
                 }
             }
-        case 14:
+        case .components:
             if let components = components(try value(), at: path()) { values.duration.components = components }
-        case 15:
+        case .minuteInterval:
             if let n = try integer("minuteInterval", in: 1...30) {
                 if 60 % n == 0 {
                     values.duration.minuteInterval = n
@@ -250,17 +269,22 @@ extension FlowReader {
                     problem("minuteInterval \(n) does not divide 60 (use 1, 2, 3, 4, 5, 6, 10, 12, 15, 20 or 30)")
                 }
             }
-        case 16:
+        case .min:
             if let n = try integer("min", in: 0...86_399) { values.duration.min = n } else { values.durationRangeOK = false }
-        case 17:
+        case .max:
             if let n = try integer("max", in: 0...86_399) { values.duration.max = n } else { values.durationRangeOK = false }
-        default:
+        case .options:
             values.optionsRead = true
             values.options = try options()
+        default:
+            break
         }
     }
 
-    static let optionKeys: [StaticString] = ["id", "label"]
+    enum OptionKey: Int, ObjectKey {
+        case id, label
+        static let names: [StaticString] = ["id", "label"]
+    }
 
     /// A choice's `options`.
     mutating func options() throws(JSONScanError) -> [ChoiceOptions.Option] {
@@ -304,9 +328,9 @@ extension FlowReader {
         var others = OtherKeys()
         if try beginObject() {
             repeat {
-                guard let key = try member(Self.optionKeys, &seen, &others, what: "an option") else { continue }
-                steps.append(.key(Self.optionKeys[key]))
-                if key == 0 {
+                guard let key = try member(OptionKey.self, &seen, &others, what: "an option") else { continue }
+                steps.append(.key(key.name))
+                if key == .id {
                     id = try identifier("the option id")
                     idRead = true
                 } else if idRead {
@@ -318,7 +342,7 @@ extension FlowReader {
                 steps.removeLast()
             } while try nextMember()
         }
-        if !seen.has(0) { problem("an option is missing the required key 'id'") }
+        if !seen.has(OptionKey.id) { problem("an option is missing the required key 'id'") }
         guard let id else { return nil }
         if let labelAt {
             let end = at

@@ -150,8 +150,12 @@ struct FlowReader: JSONScanning {
 
     // MARK: The flow
 
-    /// `$schema`: where an editor finds the flow's JSON Schema; read as a string and ignored.
-    static let topKeys: [StaticString] = ["format", "id", "title", "paging", "accessory", "pages", "$schema", "validation"]
+    /// The keys of the flow object. `$schema`: where an editor finds the flow's JSON Schema;
+    /// read as a string and ignored.
+    enum FlowKey: Int, ObjectKey {
+        case format, id, title, paging, accessory, pages, schema, validation
+        static let names: [StaticString] = ["format", "id", "title", "paging", "accessory", "pages", "$schema", "validation"]
+    }
 
     /// The fields a document of this size may hold, give or take: the ids' table and the places
     /// are made that big at first (a field with its display strings takes a few hundred bytes).
@@ -178,10 +182,10 @@ struct FlowReader: JSONScanning {
         var others = OtherKeys()
         if try beginObject() {
             repeat {
-                guard let key = try member(Self.topKeys, &seen, &others, what: "the flow") else { continue }
-                steps.append(.key(Self.topKeys[key]))
+                guard let key = try member(FlowKey.self, &seen, &others, what: "the flow") else { continue }
+                steps.append(.key(key.name))
                 switch key {
-                case 0:
+                case .format:
                     if let text = try string("format"), text != Flow.format {
                         if text.hasPrefix("quire.flow/") {
                             problem("unknown format version '\(text)'; this Quire reads '\(Flow.format)'")
@@ -189,19 +193,19 @@ struct FlowReader: JSONScanning {
                             problem("format must be '\(Flow.format)', not '\(text)'")
                         }
                     }
-                case 1: id = try identifier("the flow id")
-                case 2: title = try localized("title")
-                case 3: paging = self.paging(try value(), at: path())
-                case 4: accessory = accessoryItems(try value(), at: path())
-                case 5: try readPages()
-                case 6: _ = try string("$schema")
-                default: reveal = validation(try value(), at: path())
+                case .id: id = try identifier("the flow id")
+                case .title: title = try localized("title")
+                case .paging: paging = self.paging(try value(), at: path())
+                case .accessory: accessory = accessoryItems(try value(), at: path())
+                case .pages: try readPages()
+                case .schema: _ = try string("$schema")
+                case .validation: reveal = validation(try value(), at: path())
                 }
                 steps.removeLast()
             } while try nextMember()
         }
-        for (key, name) in [(0, "format"), (1, "id"), (5, "pages")] where !seen.has(key) {
-            problem("the flow is missing the required key '\(name)'")
+        for key in [FlowKey.format, .id, .pages] where !seen.has(key) {
+            problem("the flow is missing the required key '\(key.name)'")
         }
         guard !document.hasProblems, let id, let source else { return nil }
         var flow = Flow(
@@ -235,7 +239,10 @@ struct FlowReader: JSONScanning {
         } while try nextElement()
     }
 
-    static let pageKeys: [StaticString] = ["id", "title", "body", "visibleIf", "fields", "layout", "apply", "back"]
+    enum PageKey: Int, ObjectKey {
+        case id, title, body, visibleIf, fields, layout, apply, back
+        static let names: [StaticString] = ["id", "title", "body", "visibleIf", "fields", "layout", "apply", "back"]
+    }
 
     mutating func page(index: Int) throws(JSONScanError) {
         let firstOrdinal = ordinal
@@ -252,26 +259,26 @@ struct FlowReader: JSONScanning {
         var others = OtherKeys()
         if try beginObject() {
             repeat {
-                guard let key = try member(Self.pageKeys, &seen, &others, what: "a page") else { continue }
-                steps.append(.key(Self.pageKeys[key]))
+                guard let key = try member(PageKey.self, &seen, &others, what: "a page") else { continue }
+                steps.append(.key(key.name))
                 switch key {
-                case 0: id = try identifier("the page id")
-                case 1: title = try localized("title")
-                case 2: body = try localized("body")
-                case 3:
+                case .id: id = try identifier("the page id")
+                case .title: title = try localized("title")
+                case .body: body = try localized("body")
+                case .visibleIf:
                     let scope = Scope(ordinal: firstOrdinal, what: "a page's condition", field: nil)
                     let start = try conditionStart()
                     let (prefix, steps) = (prefix, steps)
                     visibleIf = try judgeCondition(from: start, at: { Self.path(prefix, steps) }, scope: scope, order: (firstOrdinal, 0))
-                case 4: try readFields(page: index, declareOnly: false)
-                case 5: layout = try self.layout()
-                case 6: apply = try self.apply()
-                default: back = try bool("back") ?? true
+                case .fields: try readFields(page: index, declareOnly: false)
+                case .layout: layout = try self.layout()
+                case .apply: apply = try self.apply()
+                case .back: back = try bool("back") ?? true
                 }
                 steps.removeLast()
             } while try nextMember()
         }
-        if !seen.has(0) { problem("a page is missing the required key 'id'") }
+        if !seen.has(PageKey.id) { problem("a page is missing the required key 'id'") }
         guard let id else { return }
         // (`pageIndex` keeps the page's place in the document: the same as in `pages` once it loads.)
         if let earlier = pageIndex[id] {
@@ -287,7 +294,7 @@ struct FlowReader: JSONScanning {
 
     /// A page past the last one read: only its field ids are taken (repeated ones are problems).
     mutating func declarePage(index: Int) throws(JSONScanError) {
-        try readOnly(member: 4, of: Self.pageKeys, startingWith: UInt8(ascii: "[")) { reader throws(JSONScanError) in
+        try readOnly(member: PageKey.fields, startingWith: UInt8(ascii: "[")) { reader throws(JSONScanError) in
             try reader.readFields(page: index, declareOnly: true)
         }
     }
@@ -295,8 +302,8 @@ struct FlowReader: JSONScanning {
     /// An object past a limit, of which only one member is read (`take`, when its value starts
     /// with `start`); every other member, and a value that is not an object, is stepped over and
     /// checked as any value is.
-    mutating func readOnly(
-        member wanted: Int, of keys: [StaticString], startingWith start: UInt8,
+    mutating func readOnly<Key: ObjectKey>(
+        member wanted: Key, startingWith start: UInt8,
         _ take: (inout FlowReader) throws(JSONScanError) -> Void
     ) throws(JSONScanError) {
         guard try peek() == UInt8(ascii: "{") else {
@@ -307,8 +314,8 @@ struct FlowReader: JSONScanning {
         var others = OtherKeys()
         if try beginObject() {
             repeat {
-                guard let key = try member(keys, &seen, &others, what: nil) else { continue }
-                steps.append(.key(keys[key]))
+                guard let key = try member(Key.self, &seen, &others, what: nil) else { continue }
+                steps.append(.key(key.name))
                 if key == wanted, try peek() == start {
                     try take(&self)
                 } else {
@@ -319,7 +326,10 @@ struct FlowReader: JSONScanning {
         }
     }
 
-    static let applyKeys: [StaticString] = ["label", "timeoutMs"]
+    enum ApplyKey: Int, ObjectKey {
+        case label, timeoutMs
+        static let names: [StaticString] = ["label", "timeoutMs"]
+    }
 
     /// A page's `apply`: `label` (a display string) and `timeoutMs` (0, or 100–600000).
     mutating func apply() throws(JSONScanError) -> PageApply? {
@@ -330,9 +340,9 @@ struct FlowReader: JSONScanning {
         var timeout = 0
         if try beginObject() {
             repeat {
-                guard let key = try member(Self.applyKeys, &seen, &others, what: "apply") else { continue }
-                steps.append(.key(Self.applyKeys[key]))
-                if key == 0 {
+                guard let key = try member(ApplyKey.self, &seen, &others, what: "apply") else { continue }
+                steps.append(.key(key.name))
+                if key == .label {
                     label = try localized("label")
                 } else if let n = try integer("timeoutMs", in: 0...PageApply.timeouts.upperBound) {
                     if n > 0 && n < PageApply.timeouts.lowerBound {
@@ -413,7 +423,7 @@ struct FlowReader: JSONScanning {
 
     /// A field past a limit: only its id is taken.
     mutating func declareField(ordinal: Int) throws(JSONScanError) {
-        try readOnly(member: 0, of: Self.fieldKeys, startingWith: UInt8(ascii: "\"")) { reader throws(JSONScanError) in
+        try readOnly(member: FieldKey.id, startingWith: UInt8(ascii: "\"")) { reader throws(JSONScanError) in
             reader.declare(try reader.stringValue(), ordinal: ordinal)
         }
     }

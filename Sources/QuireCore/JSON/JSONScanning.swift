@@ -50,6 +50,18 @@ struct OtherKeys {
     var seen = Set<String>()
 }
 
+/// The keys an object of one kind may have, as an enum: its cases, in order, are the keys
+/// spelled in `names` (a typed key instead of an index into a list of names).
+protocol ObjectKey: RawRepresentable, CaseIterable where RawValue == Int {
+    /// Each case's key as the document spells it, in the order of the cases.
+    static var names: [StaticString] { get }
+}
+
+extension ObjectKey {
+    /// The key as the document spells it.
+    var name: StaticString { Self.names[rawValue] }
+}
+
 /// Which known keys of an object were read, as bits.
 struct KeysSeen {
     var bits: UInt32 = 0
@@ -61,6 +73,7 @@ struct KeysSeen {
         return true
     }
     func has(_ index: Int) -> Bool { bits & (1 << UInt32(index)) != 0 }
+    func has(_ key: some ObjectKey) -> Bool { has(key.rawValue) }
 }
 
 enum MemberKey {
@@ -305,6 +318,13 @@ extension JSONScanning {
             steps.removeLast()
             return nil
         }
+    }
+
+    /// A member's key of the object kind `Key`, or nil as `member(_:_:_:what:)` says.
+    mutating func member<Key: ObjectKey>(_: Key.Type, _ seen: inout KeysSeen, _ others: inout OtherKeys, what: String?)
+        throws(JSONScanError) -> Key?
+    {
+        try member(Key.names, &seen, &others, what: what).flatMap(Key.init(rawValue:))
     }
 
     mutating func peek() throws(JSONScanError) -> UInt8 {
