@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QuireCore
 import QuireTestSupport
 
 /// `quire run` met as a person and a screen reader meet it. What a screen reader sees: the accessible tree read over AT-SPI by a Python
@@ -169,6 +170,12 @@ extension EndToEndTests {
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.contains(#""dragEnd""#))
         #expect(text.contains(#""userName": "Ak""#))
+        // What was heard is in the recording, after the event that made it heard, and the
+        // replay checks it: arriving on page 2, then on page 3 after the drag.
+        let steps = try #require(JSONParser.parse(text).value["steps"]?.arrayValue)
+        let heard = steps.compactMap { $0["expectAnnounced"]?.arrayValue }.flatMap { $0 }.compactMap { $0["text"]?.stringValue }
+        #expect(heard.prefix(2) == ["About you, page 2 of 5", "Your focus time, page 3 of 5"], "\(heard)")
+        #expect(heard.last == "About you, page 2 of 5", "\(heard)")
         let replay = Process()
         replay.executableURL = RunCommandTests.binary
         replay.arguments = ["test", "--plain", file.path]

@@ -281,7 +281,7 @@ public final class QuireApplication {
         view.windowControls = { [weak self] in [self?.timerButton?.button, self?.menuButton].compactMap { $0 } }
         host.onCompleted = { [weak self] completion in self?.completed(completion) }
         let recorder: SessionRecorder? = options.record.map {
-            SessionRecorder(path: $0, flowPath: options.flowPath, flow: flow, startingValues: values.isEmpty ? nil : values)
+            SessionRecorder(path: $0, flowPath: options.flowPath, session: session, startingValues: values.isEmpty ? nil : values)
         }
         self.recorder = recorder
         recordedSession = session
@@ -291,7 +291,7 @@ public final class QuireApplication {
             if self.options.watch { self.heard.append(HeardEvent(event, emitted: emitted)) }
             self.settingsApply.heard(emitted, host: host)
             if let recorder {
-                recorder.record(event, in: host.session)
+                recorder.record(event, emitted: emitted, in: host.session)
                 self.recordedSession = host.session
             }
             self.autosave.heard(event, in: host.session)

@@ -7,7 +7,9 @@ import QuireHarness
 /// `quire run --record FILE`: what the user did, as a `quire.session/1` script. Every event the
 /// window sent the session is a step (frame ticks included, with their exact durations), and the
 /// last step expects the whole state the session ended in, so `quire test FILE` replays the
-/// recording headlessly and checks that it ends the same way.
+/// recording headlessly and checks that it ends the same way. After an event that made
+/// announcements (CONTRACT §6.4: what a screen reader was made to say), an `expectAnnounced`
+/// step holds them, so the replay checks what was heard too.
 ///
 /// The viewport is the pager's width when the first event was sent; a window resized during the
 /// recording replays its drags against that first width.
@@ -20,10 +22,14 @@ final class SessionRecorder {
     private var viewportWidth: Double?
     /// The answers the session started from (a walkthrough run again), written as `values`.
     private let startingValues: JSONObject?
+    /// The errors shown before the next event, which the announcements are judged against.
+    private var shown: ShownErrors
 
     /// `flowPath` is the flow file (made absolute); nil embeds the flow document (the built-in demo).
-    init(path: String, flowPath: String?, flow: Flow, startingValues: JSONObject? = nil) {
+    init(path: String, flowPath: String?, session: Session, startingValues: JSONObject? = nil) {
+        let flow = session.flow
         self.path = path
+        shown = session.errorsInView
         self.startingValues = startingValues
         if let flowPath {
             self.flow = .string(flowPath.hasPrefix("/") ? flowPath : SessionRecorder.currentDirectory() + "/" + flowPath)
@@ -33,9 +39,13 @@ final class SessionRecorder {
         name = "recorded with quire run (\(flow.id))"
     }
 
-    func record(_ event: Event, in session: Session) {
+    /// `event` was sent, emitted `emitted` and left `session`.
+    func record(_ event: Event, emitted: [SessionNotification], in session: Session) {
         if viewportWidth == nil { viewportWidth = session.viewportWidth }
         steps.append(event.json)
+        let said = session.announcements(after: event, emitted: emitted, before: shown)
+        shown = session.errorsInView
+        if !said.isEmpty { steps.append(["expectAnnounced": .array(said.map(\.json))]) }
     }
 
     /// Inserts an `expect` of what is on screen now (`Session.onScreen`): the "expect what is on
