@@ -122,7 +122,7 @@ public enum Runner {
         var lastEvent: (event: Event, emitted: [SessionNotification])? = nil
         // The refusal notice a front would show now, kept only for scripts that check it.
         let keepsNotice = script.steps.contains { if case .expectNotice = $0 { true } else { false } }
-        var notice: RefusalNotice? = nil
+        var notice = NoticeShown()
         // The announcements made since the last `expectAnnounced`, kept only for scripts that
         // check them (each event's needs the errors in view from before it).
         // (A trace shows each step's announcements too.)
@@ -185,7 +185,7 @@ public enum Runner {
                 }
                 if keepsLastEvent { lastEvent = (event, buffer) }
                 if refusal != nil || !buffer.isEmpty { refusal = Explain.refusal(after: event, at: index, emitted: buffer, kept: refusal) }
-                if keepsNotice { notice = driver.withSession { $0.refusalNotice(after: event, emitted: buffer, previous: notice) } }
+                if keepsNotice { _ = driver.withSession { notice.follow(event, emitted: buffer, in: $0) } }
                 if covering { coverage!.record(event, emitted: buffer, driver: driver) }
                 if nextCheck[index] != nil {
                     for notification in buffer { window.append(notification) }
@@ -251,7 +251,7 @@ public enum Runner {
                     }
                 }
             case .expectNotice(let expected):
-                let actual = notice?.json ?? .null
+                let actual = notice.notice?.json ?? .null
                 if expected == .null || actual == .null {
                     if expected != actual { lines = ["notice: expected \(JSONWriter.string(expected)), got \(JSONWriter.string(actual))"] }
                 } else {

@@ -45,6 +45,25 @@ public struct RefusalNotice: Sendable, Hashable {
     public static let keys = ["field", "code", "page", "pageTitle", "message", "action"]
 }
 
+/// The refusal notice a front shows, from event to event. The notice's memory is the core's
+/// (rule 4 of `Session.refusalNotice`: an ignored event keeps the notice shown): a front holds
+/// this value and has it follow each event, and shows `notice`.
+public struct NoticeShown: Sendable, Equatable {
+    /// The notice shown now; nil when none is.
+    public private(set) var notice: RefusalNotice?
+
+    public init() {}
+
+    /// Follows `event`, which `session` handled (emitting `emitted`; nil: the session has just
+    /// started or been restored). True when the notice changed.
+    @discardableResult
+    public mutating func follow(_ event: Event?, emitted: some Collection<SessionNotification>, in session: Session) -> Bool {
+        let next = session.refusalNotice(after: event, emitted: emitted, previous: notice)
+        defer { notice = next }
+        return next != notice
+    }
+}
+
 extension Session {
     /// The notice to show after `event` (nil: the session has just started or been restored),
     /// given what it emitted and the notice shown before it:
@@ -57,7 +76,7 @@ extension Session {
     ///    or a spring-back's `pageDidChange(completed: false)` — or completion: none;
     /// 4. anything else (an ignored event, a tick that only moves an animation): the previous
     ///    notice stays.
-    public func refusalNotice(
+    func refusalNotice(
         after event: Event?, emitted: some Collection<SessionNotification>, previous: RefusalNotice?
     ) -> RefusalNotice? {
         guard event != nil, completion == nil else { return nil }

@@ -22,8 +22,9 @@ final class NoticeBanner: SessionView {
     /// focus then goes where the core says after a notice's action.
     private(set) var acting: RefusalNotice?
     private weak var host: SessionHost?
-    /// The notice shown now.
-    private(set) var notice: RefusalNotice?
+    /// The notice shown now, which follows each event by the core's rule.
+    private var shown = NoticeShown()
+    var notice: RefusalNotice? { shown.notice }
 
     init(host: SessionHost) {
         self.host = host
@@ -54,10 +55,10 @@ final class NoticeBanner: SessionView {
     private(set) var applyMessage: String?
 
     func render(_ session: Session, _ notifications: [SessionNotification]) {
-        let next = session.refusalNotice(after: host?.lastEvent, emitted: notifications, previous: notice)
+        let changed = shown.follow(host?.lastEvent, emitted: notifications, in: session)
+        let next = shown.notice
         let message = next == nil ? session.applyMessage?.resolve(session.locale) : nil
-        guard next != notice || message != applyMessage else { return }
-        notice = next
+        guard changed || message != applyMessage else { return }
         applyMessage = message
         if let next {
             show(next.message, action: next.actionTitle)
