@@ -90,37 +90,12 @@ import QuireTestSupport
 
     /// Runs `quire ARGUMENTS` in `folder`, with a time limit; output split into lines.
     static func quire(_ arguments: [String], in folder: URL) throws -> Run {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes at once, so a full one never blocks the child; a hang is killed.
-        let stdout = Locked(Data())
-        let stderr = Locked(Data())
-        let group = DispatchGroup()
-        for (pipe, box) in [(out, stdout), (err, stderr)] {
-            group.enter()
-            DispatchQueue.global().async {
-                box.set(readAll(pipe))
-                group.leave()
-            }
-        }
-        if group.wait(timeout: .now() + .seconds(Int(timeout.components.seconds))) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            throw CaseError("quire \(arguments.joined(separator: " ")) did not finish in \(timeout)")
-        }
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: lines(stdout.get()), stderr: lines(stderr.get()))
+        let run = try runProcess(
+            binary, arguments, in: folder, environment: environment, timeout: TimeInterval(timeout.components.seconds))
+        if run.timedOut { throw CaseError("quire \(arguments.joined(separator: " ")) did not finish in \(timeout)") }
+        return Run(status: run.status, stdout: lines(Data(run.stdout.utf8)), stderr: lines(Data(run.stderr.utf8)))
     }
 
     /// The output's lines, with the scratch copy's folder written `$CORPUS` (a path outside the
@@ -131,13 +106,4 @@ import QuireTestSupport
         if lines.last == "" { lines.removeLast() }
         return lines
     }
-}
-
-/// A value shared with a reading thread (NSLock: ThreadSanitizer sees it).
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func set(_ new: Value) { lock.withLock { value = new } }
-    func get() -> Value { lock.withLock { value } }
 }

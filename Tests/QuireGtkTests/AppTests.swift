@@ -62,26 +62,10 @@ import QuireTestSupport
         var environment = environment
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        process.environment = environment
-        let err = Pipe()
-        let out = Pipe()
-        process.standardError = err
-        process.standardOutput = out
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            // SIGKILL: the app inherits the test runner's signal mask, which blocks SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            return (-1, "timed out")
-        }
-        let stderr = String(decoding: readAll(err), as: UTF8.self)
-        stdout = String(decoding: readAll(out), as: UTF8.self)
-        return (process.terminationStatus, stderr)
+        let run = try runProcess(Self.binary, arguments, environment: environment, timeout: timeout)
+        if run.timedOut { return (-1, "timed out") }
+        stdout = run.stdout
+        return (run.status, run.stderr)
     }
 
     @Test func withoutADisplayItSaysSoAndExitsThree() throws {

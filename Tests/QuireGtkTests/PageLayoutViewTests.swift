@@ -182,17 +182,8 @@ struct PageLayoutViewTests {
 /// `quire run` loads a flow's layouts before it opens a window.
 @Suite(.serialized) struct LayoutRunCommandTests {
     func run(_ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = RunCommandTests.binary
-        process.arguments = arguments
-        process.environment = environment
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: readAll(err), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, stderr)
+        let run = try runProcess(RunCommandTests.binary, arguments, environment: environment)
+        return (run.status, run.stderr)
     }
 
     @Test(GtkTest.enabled) func aLayoutWithProblemsIsBadInputBeforeAnyWindow() throws {

@@ -6,12 +6,7 @@ import QuireTestSupport
 /// The `quire` command as a user runs it: exit codes, the console's last line, and each
 /// reporter against golden output (`QUIRE_UPDATE_GOLDEN=1 swift test` rewrites the golden files).
 @Suite struct CommandTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var lastLine: String { stdout.split(separator: "\n").last.map(String.init) ?? "" }
-    }
+    typealias Run = ProcessRun
 
     /// The `quire` binary built beside the test bundle.
     static let binary: URL = {
@@ -22,21 +17,7 @@ import QuireTestSupport
     }()
 
     func quire(_ arguments: [String], in directory: URL = fixtures) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = readAll(out)
-        let stderr = readAll(err)
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        try runProcess(Self.binary, arguments, in: directory)
     }
 
     func checkGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -15,30 +15,10 @@ import QuireTestSupport
     /// `quire` run with `arguments` in `directory`, killed after `seconds` and limited to 2 GiB
     /// of address space (not under a sanitizer, whose shadow memory needs more).
     func quire(_ arguments: [String], in directory: URL, seconds: Int = 60) throws -> CommandTests.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         let limit = HostileInputTests.sanitized ? [] : ["/usr/bin/prlimit", "--as=\(2 << 30)", "--"]
-        process.arguments = ["-s", "KILL", "\(seconds)"] + limit + [CommandTests.binary.path] + arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Standard error is read on another thread: a run that fills both pipes must not block.
-        let errors = Locked(Data())
-        let readErrors = DispatchSemaphore(value: 0)
-        Thread {
-            let data = readAll(err)
-            errors.withLock { $0 = data }
-            readErrors.signal()
-        }.start()
-        let stdout = readAll(out)
-        readErrors.wait()
-        process.waitUntilExit()
-        return CommandTests.Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self))
+        return try runProcess(
+            URL(fileURLWithPath: "/usr/bin/timeout"), ["-s", "KILL", "\(seconds)"] + limit + [CommandTests.binary.path] + arguments,
+            in: directory)
     }
 
     /// A scratch folder with the fixture's flow at `flow.json` and its cat script in `scripts/`.

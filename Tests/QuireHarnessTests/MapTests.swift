@@ -63,25 +63,13 @@ import QuireTestSupport
         let text = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(text.contains("<svg"))
         #expect(text.contains("focus&#45;setup") || text.contains("focus-setup"))
-        let xmllint = Process()
-        xmllint.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
-        xmllint.arguments = ["--noout", svg]
-        let errors = Pipe()
-        xmllint.standardError = errors
-        try xmllint.run()
-        let said = String(decoding: readAll(errors), as: UTF8.self)
-        xmllint.waitUntilExit()
-        #expect(xmllint.terminationStatus == 0 && said.isEmpty, "\(said)")
+        let checked = try runProcess(URL(fileURLWithPath: "/usr/bin/xmllint"), ["--noout", svg])
+        #expect(checked.status == 0 && checked.stderr.isEmpty, "\(checked.stderr)")
         // A hostile flow's SVG is XML too.
         let hostile = folder.appendingPathComponent("hostile.json")
         try Data(#"{"format": "quire.flow/1", "id": "h", "title": "]]><x/>&<!-- \u0001", "pages": [{"id": "p"}]}"#.utf8).write(to: hostile)
         #expect(try CommandTests().quire(["map", "--format", "svg", "-o", svg, hostile.path]).status == 0)
-        let again = Process()
-        again.executableURL = xmllint.executableURL
-        again.arguments = ["--noout", svg]
-        try again.run()
-        again.waitUntilExit()
-        #expect(again.terminationStatus == 0)
+        #expect(try runProcess(URL(fileURLWithPath: "/usr/bin/xmllint"), ["--noout", svg]).status == 0)
     }
 
     @Test func graphvizEscapesAndXMLIllegalCharactersShowLiterally() throws {
@@ -109,12 +97,7 @@ import QuireTestSupport
         #expect(text.contains(#"a \N b \G c \E \L \T \H \n \l \r \ufffe \uffff"#), "\(text)")
         #expect(text.contains(#"\\N"#))
         #expect(!text.contains("quire_flow b"))
-        let xmllint = Process()
-        xmllint.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
-        xmllint.arguments = ["--noout", svg]
-        try xmllint.run()
-        xmllint.waitUntilExit()
-        #expect(xmllint.terminationStatus == 0)
+        #expect(try runProcess(URL(fileURLWithPath: "/usr/bin/xmllint"), ["--noout", svg]).status == 0)
     }
 
     @Test func aRunOfConditionalPagesHasOneSkipEdgeNotAFan() throws {
@@ -182,20 +165,16 @@ import QuireTestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (path, pidFile) = try slowDot(in: folder)
-        let process = Process()
-        process.executableURL = CommandTests.binary
-        process.arguments = ["map", "--format", "svg", "--dot-timeout", "1", "-o", folder.appendingPathComponent("m.svg").path, Self.demo]
         // The test's own environment (a sanitizer's options reach quire) with the fake dot first.
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = path
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
         let started = Date()
-        try process.run()
-        let said = String(decoding: readAll(errors), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 6)
+        let run = try runProcess(
+            CommandTests.binary,
+            ["map", "--format", "svg", "--dot-timeout", "1", "-o", folder.appendingPathComponent("m.svg").path, Self.demo],
+            environment: environment)
+        let said = run.stderr
+        #expect(run.status == 6)
         #expect(said.contains("Graphviz's dot did not finish within 1 s (--dot-timeout) and was stopped"), "\(said)")
         #expect(Date().timeIntervalSince(started) < 20)
         let pid = try #require(waitForPid(pidFile))
@@ -209,39 +188,30 @@ import QuireTestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (path, pidFile) = try slowDot(in: folder)
-        let process = Process()
-        process.executableURL = CommandTests.binary
-        process.arguments = ["map", "--format", "svg", "-o", folder.appendingPathComponent("m.svg").path, Self.demo]
         // The test's own environment (a sanitizer's options reach quire) with the fake dot first.
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = path
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let pid = try #require(waitForPid(pidFile))
-        #expect(alive(pid))
-        kill(process.processIdentifier, signal)
-        let said = String(decoding: readAll(errors), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == code, "\(said)")
+        var dot: pid_t?
+        let run = try runProcess(
+            CommandTests.binary, ["map", "--format", "svg", "-o", folder.appendingPathComponent("m.svg").path, Self.demo],
+            environment: environment
+        ) { process in
+            dot = self.waitForPid(pidFile)
+            if let dot { #expect(self.alive(dot)) }
+            kill(process.processIdentifier, signal)
+        }
+        let pid = try #require(dot)
+        let said = run.stderr
+        #expect(run.status == code, "\(said)")
         #expect(said.contains("interrupted by"), "\(said)")
         #expect(!alive(pid), "dot (\(pid)) survived")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("m.svg").path))
     }
 
     @Test func withoutGraphvizSVGExits6WithAClearMessageAndDotStillWorks() throws {
-        let process = Process()
-        process.executableURL = CommandTests.binary
-        process.arguments = ["map", "--format", "svg", Self.demo]
-        process.environment = ["PATH": "/nonexistent"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let said = String(decoding: readAll(errors), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 6)
+        let run = try runProcess(CommandTests.binary, ["map", "--format", "svg", Self.demo], environment: ["PATH": "/nonexistent"])
+        let said = run.stderr
+        #expect(run.status == 6)
         #expect(said.contains("--format svg needs Graphviz's dot program, which is not on PATH (Debian: apt-get install graphviz)"))
         let dot = try CommandTests().quire(["map", Self.demo])
         #expect(dot.status == 0 && dot.stdout.hasPrefix("digraph quire_flow {"))

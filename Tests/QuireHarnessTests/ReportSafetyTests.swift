@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import QuireTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,11 +12,7 @@ import Testing
 /// full or read-only file system (a tmpfs mounted in a private mount namespace, when the machine
 /// allows one), and interrupted by SIGINT and SIGTERM mid-run.
 @Suite(.serialized) struct ReportSafetyTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Run = ProcessRun
 
     /// A fresh folder, removed when `body` returns.
     func inFolder<T>(_ body: (URL) throws -> T) throws -> T {
@@ -32,27 +29,7 @@ import Testing
     static var fixtures: String { testsFolder.appendingPathComponent("Fixtures").path }
 
     func run(_ executable: String, _ arguments: [String], in folder: URL, whenStarted: ((Process) throws -> Void)? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("quire-out-\(UUID().uuidString)")
-        let err = FileManager.default.temporaryDirectory.appendingPathComponent("quire-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        try whenStarted?(process)
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        try runProcess(URL(fileURLWithPath: executable), arguments, in: folder, whenStarted: whenStarted)
     }
 
     func quire(_ arguments: [String], in folder: URL) throws -> Run { try run(Self.quire, arguments, in: folder) }

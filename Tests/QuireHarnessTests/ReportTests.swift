@@ -64,17 +64,8 @@ func tool(_ name: String) -> String? {
 
 /// Runs a program; its status and what it printed (standard output and error together).
 func runTool(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = readAll(pipe)
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let run = try runProcess(URL(fileURLWithPath: executable), arguments, in: directory, mergeOutput: true)
+    return (run.status, run.stdout)
 }
 
 let prove = tool("prove")

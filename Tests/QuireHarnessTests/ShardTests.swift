@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 /// Shards that merge (`quire test --results`, `quire report merge`) and Bazel's sharding
@@ -14,19 +15,10 @@ import Testing
 
     /// Runs quire with `environment` added to this process's, Bazel's variables removed first.
     func quire(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = CommandTests.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         for key in ["TEST_TOTAL_SHARDS", "TEST_SHARD_INDEX", "TEST_SHARD_STATUS_FILE", "XML_OUTPUT_FILE"] { env[key] = nil }
         env.merge(environment) { $1 }
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return try runProcess(CommandTests.binary, arguments, in: directory, environment: env).status
     }
 
     /// A JUnit report without its times (the only thing a merge may change).
