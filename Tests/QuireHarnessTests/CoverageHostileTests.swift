@@ -273,17 +273,11 @@ import QuireTestSupport
         let json = try String(contentsOf: folder.appendingPathComponent("cov.json"), encoding: .utf8)
         #expect(json.components(separatedBy: "\"file\"").count == 4)
 
-        let genhtml = Process()
-        genhtml.executableURL = URL(fileURLWithPath: "/usr/bin/genhtml")
-        genhtml.arguments = ["--branch-coverage", "--quiet", "-o", folder.appendingPathComponent("html").path, "cov.info"]
-        genhtml.currentDirectoryURL = folder
-        let errors = Pipe()
-        genhtml.standardError = errors
-        genhtml.standardOutput = FileHandle.nullDevice
-        try genhtml.run()
-        let said = String(decoding: readAll(errors), as: UTF8.self)
-        genhtml.waitUntilExit()
-        #expect(genhtml.terminationStatus == 0, "\(said)")
+        let genhtml = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/genhtml"),
+            ["--branch-coverage", "--quiet", "-o", folder.appendingPathComponent("html").path, "cov.info"], in: folder)
+        let said = genhtml.stderr
+        #expect(genhtml.status == 0, "\(said)")
         #expect(said.isEmpty, "\(said)")
         var pages = 0
         let walker = FileManager.default.enumerator(atPath: folder.appendingPathComponent("html").path)

@@ -197,16 +197,11 @@ import QuireTestSupport
         #expect(root["format"] == .string("quire.coverage/1"))
         #expect(flow["id"] == .string("pets"))
         // genhtml (Debian's lcov) renders the tracefile with its branches, without a complaint.
-        let genhtml = Process()
-        genhtml.executableURL = URL(fileURLWithPath: "/usr/bin/genhtml")
-        genhtml.arguments = ["--branch-coverage", "--quiet", "-o", scratch.appendingPathComponent("html").path, lcov]
-        let errors = Pipe()
-        genhtml.standardError = errors
-        genhtml.standardOutput = FileHandle.nullDevice
-        try genhtml.run()
-        let said = String(decoding: readAll(errors), as: UTF8.self)
-        genhtml.waitUntilExit()
-        #expect(genhtml.terminationStatus == 0, "\(said)")
+        let genhtml = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/genhtml"),
+            ["--branch-coverage", "--quiet", "-o", scratch.appendingPathComponent("html").path, lcov])
+        let said = genhtml.stderr
+        #expect(genhtml.status == 0, "\(said)")
         #expect(said.isEmpty, "\(said)")
         #expect(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("html/index.html").path))
     }

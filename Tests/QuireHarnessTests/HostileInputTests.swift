@@ -228,15 +228,9 @@ import QuireTestSupport
             .write(to: folder.appendingPathComponent("b-too-many-steps.json"))
         try Data(script(Self.textFlow, [#"{"tap": "note"}"#, #"{"type": "hi"}"#, #"{"expect": {"values": {"note": "hi"}}}"#]).utf8)
             .write(to: folder.appendingPathComponent("c-small.json"))
-        let process = Process()
-        process.executableURL = CommandTests.binary
-        process.arguments = ["test", "--plain", "--quiet", folder.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let stdout = String(decoding: readAll(out), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        let run = try runProcess(CommandTests.binary, ["test", "--plain", "--quiet", folder.path])
+        let stdout = run.stdout
+        #expect(run.status == 2)
         #expect(stdout.hasSuffix("2 passed, 0 failed, 1 bad\n"), "\(stdout)")
         #expect(
             stdout.contains(

@@ -45,17 +45,13 @@ import Testing
     /// A private mount namespace (`unshare -rm`) where a tmpfs can be mounted: there on Linux
     /// machines that allow user namespaces (and always for root).
     static let namespaces: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c",
-            "command -v unshare >/dev/null && unshare -rm sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=16k tmpfs \"$d\" && umount \"$d\" && rmdir \"$d\"'",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        let probe = try? runProcess(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c",
+                "command -v unshare >/dev/null && unshare -rm sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=16k tmpfs \"$d\" && umount \"$d\" && rmdir \"$d\"'",
+            ])
+        return probe?.status == 0
     }()
 
     // MARK: Write errors
