@@ -179,8 +179,15 @@ extension Session {
             anchor = pager.position.rounded()
             let count = draftChangesValue ? Outlook(committingDraftOf: self).visibleCount : pageCount
             if !flow.paging.wrap { anchor = min(Double(count - 1), max(0, anchor)) }
-            if case .animating(let animation) = pager.motion, animation.target != Double(currentIndex) {
-                heading = animation.announced ?? normalize(animation.target)
+            if case .animating(let animation) = pager.motion {
+                // Springing back from the band beyond the gate (or an end), the nearest page is
+                // one the pager was never let reach: the anchor is the page it springs back to
+                // (the content edge a scroll view bounces back to).
+                let target = animation.target
+                if anchor != target, target == Double(currentIndex), !isOpen(dragNeighbour(from: target, anchor > target ? 1 : -1)) {
+                    anchor = target
+                }
+                if target != Double(currentIndex) { heading = animation.announced ?? normalize(target) }
             }
         }
         // Inside a rubber band, the start is kept unscaled (as if the band were not there), so
