@@ -6,9 +6,9 @@ import QuireCore
 /// coverage-guided one over the events a person can send: walks from the start, each kept up to
 /// its last step that reached an item no kept script reached. It stops cleanly at its bounds
 /// (walks, steps per walk, seconds). An item left over is *unreachable* when the lint proves the
-/// condition behind it never holds (the same position as its warning); otherwise it is
-/// *undecided*: not reached within the bounds, which proves nothing. See docs/coverage.md,
-/// "Witness scripts".
+/// condition behind it never holds (the same position as its warning), or when the flow's gate
+/// proves `finish` is never refused (`finishNeverRefused`); otherwise it is *undecided*: not
+/// reached within the bounds, which proves nothing. See docs/coverage.md, "Witness scripts".
 public enum WitnessSearch {
     public struct Bounds: Sendable {
         public var walks = 2000
@@ -38,10 +38,18 @@ public enum WitnessSearch {
         public var finalState: JSONValue
     }
 
+    /// Why an item no walk reached is unreachable.
+    public enum Proof: Sendable {
+        /// The lint's warning proves it (a page, field or condition outcome).
+        case lint(FlowLint.Warning)
+        /// An argument from the flow's paging and pages, in words (`finishNeverRefused`).
+        case argument(String)
+    }
+
     public struct Outcome: Sendable {
         public var witnesses: [Witness]
-        /// Items no walk reached, each with the lint's proof when there is one.
-        public var remaining: [(gap: FlowCoverage.Gap, proof: FlowLint.Warning?)]
+        /// Items no walk reached, each with its proof of unreachability when there is one.
+        public var remaining: [(gap: FlowCoverage.Gap, proof: Proof?)]
         public var walks: Int
         /// Why the search stopped early (a bound), or nil when it ran every walk.
         public var stoppedBy: String?
@@ -107,13 +115,26 @@ public enum WitnessSearch {
         let empty = FlowCoverage(file: file, flow: flow)
         let all = items(empty)
         var uncovered = Set(all.map(\.key))
+        // What is proved unreachable is known before the search, which stops once only that is
+        // left (a walk that reached a proved item anyway would still count it reached).
+        let lint = FlowLint(flow).warnings
+        let finishReason = finishNeverRefused(flow)
+        var proofs: [String: Proof] = [:]
+        for (gap, key) in all {
+            if let warning = proof(of: gap, lint: lint) {
+                proofs[key] = .lint(warning)
+            } else if gap.path == .root && gap.message == finishGap, let finishReason {
+                proofs[key] = .argument(finishReason)
+            }
+        }
+        let proved = Set(proofs.keys)
         let events = events(for: flow)
         var random = SplitMix64(seed: seed)
         var witnesses: [Witness] = []
         var walks = 0
         var stoppedBy: String? = nil
         var buffer: [SessionNotification] = []
-        while walks < bounds.walks && !uncovered.isEmpty {
+        while walks < bounds.walks && !uncovered.isSubset(of: proved) {
             if (ContinuousClock.now - started) > .milliseconds(Int(bounds.seconds * 1000)) {
                 stoppedBy = "its \(Int(bounds.seconds)) seconds"
                 break
@@ -146,27 +167,33 @@ public enum WitnessSearch {
             let prefix = steps.count
             var keep = 0
             var state: JSONValue = driver.withSession { $0.state }
-            for _ in 0..<bounds.steps {
-                // One step in 40 a restart (the snapshot's round trip is a move of its own).
-                guard apply(random.below(40) == 0 ? .restart : .event(events[random.below(events.count)])) else { break }
-                let now = Set(items(recorder.coverage).map(\.key))
-                let new = uncovered.subtracting(now).subtracting(gained)
-                if !new.isEmpty {
-                    gained += new.sorted()
-                    keep = steps.count
-                    state = driver.withSession { $0.state }
+            var sent = 0
+            walk: while sent < bounds.steps {
+                // One draw in 40 a restart (the snapshot's round trip is a move of its own). One
+                // event in 4 a burst: the same event three times with no tick between, as quick
+                // repeated taps, keys and swipes come (retargets, takeovers of a running
+                // animation and rubber bands build up only so).
+                let step: Step = random.below(40) == 0 ? .restart : .event(events[random.below(events.count)])
+                var times = 1
+                if case .event = step, random.below(4) == 0 { times = 3 }
+                for _ in 0..<times where sent < bounds.steps {
+                    guard apply(step) else { break walk }
+                    sent += 1
+                    let now = Set(items(recorder.coverage).map(\.key))
+                    let new = uncovered.subtracting(now).subtracting(gained)
+                    if !new.isEmpty {
+                        gained += new.sorted()
+                        keep = steps.count
+                        state = driver.withSession { $0.state }
+                    }
                 }
             }
             guard keep > prefix else { continue }
             uncovered.subtract(gained)
             witnesses.append(Witness(steps: Array(steps.prefix(keep)), reaches: gained, finalState: state))
         }
-        if stoppedBy == nil && !uncovered.isEmpty && walks >= bounds.walks { stoppedBy = "its \(bounds.walks) walks" }
-        let lint = FlowLint(flow).warnings
-        var remaining: [(FlowCoverage.Gap, FlowLint.Warning?)] = []
-        for (gap, key) in all where uncovered.contains(key) {
-            remaining.append((gap, proof(of: gap, lint: lint)))
-        }
+        if stoppedBy == nil && !uncovered.isSubset(of: proved) && walks >= bounds.walks { stoppedBy = "its \(bounds.walks) walks" }
+        let remaining = all.filter { uncovered.contains($0.key) }.map { (gap: $0.gap, proof: proofs[$0.key]) }
         return Outcome(witnesses: witnesses, remaining: remaining, walks: walks, stoppedBy: stoppedBy, total: all.count)
     }
 
@@ -195,6 +222,45 @@ public enum WitnessSearch {
             }
         }
         return nil
+    }
+
+    /// The coverage item of a refusal of `finish` (`FlowCoverage.gaps`).
+    static let finishGap = "no move was refused for '\(Refusal.finish.rawValue)'"
+
+    /// Why `finish` is never refused on `flow`, from any session that starts on its first page
+    /// (with any starting values), or nil when this argument does not apply. It follows
+    /// `Session.finish` and `decideFinish`:
+    ///
+    /// - `finish` is taken only on the last visible page, settled and not applying. It commits
+    ///   the open picker, then is refused when a page at or before the current one has an error,
+    ///   or (with no errors) when the commit showed pages after it.
+    /// - With the gate (`gate: "valid"`), no `wrap`, and no drag that can take over an animation
+    ///   (`swipe` off, or `animationMs` 0), no page before the page shown (or headed to, or
+    ///   dragged from) has an error: a session starts on page 0; every forward move —
+    ///   a step, a dot, skip, a drag's release — is refused while a page it passes has errors
+    ///   (hidden pages have none); backward moves and animations pass no page; and nothing
+    ///   changes a passed page afterwards, since values change only on the page shown (taps and
+    ///   focus are refused during a transition, a move resigns the first responder), a host's
+    ///   error lands on the page being applied, which is the page headed to, and conditions name
+    ///   earlier answers only. (A backward wrap would reach the last page past no gate; a drag
+    ///   that takes over would anchor past the held page, below.)
+    /// - So a refusal needs an error, or an open picker, on the last visible page itself. The
+    ///   pages that can be last are the last page without a `visibleIf` and those after it;
+    ///   when none of them has a field, there is neither.
+    static func finishNeverRefused(_ flow: Flow) -> String? {
+        guard flow.paging.gate == .valid && !flow.paging.wrap else { return nil }
+        // A drag that takes over a running animation anchors on the page nearest the position,
+        // and from inside the gate's rubber band (a refused swipe springing back) that can be the
+        // held page's neighbour: three quick swipes pass the gate. Without drags, or without
+        // animations to take over, no drag starts anywhere but on the page shown.
+        guard !flow.paging.swipe || flow.paging.animationMs == 0 else { return nil }
+        let last = flow.pages.lastIndex { $0.visibleIf == nil } ?? 0
+        let candidates = flow.pages[last...]
+        guard candidates.allSatisfy({ $0.fieldRange.isEmpty }) else { return nil }
+        let pages = candidates.map { "'\($0.id)'" }.joined(separator: ", ")
+        let which = candidates.count == 1 ? "the page that can be last, \(pages), has" : "the pages that can be last, \(pages), have"
+        return
+            "the gate proves it: with gate 'valid', no wrap and no drag that can take over an animation, finish can be refused only for the last visible page's own fields, and \(which) none"
     }
 
     /// Writes the witnesses as `cover-NN.json` into `directory`, each naming the flow by its path

@@ -317,7 +317,7 @@ struct GenerateSessions: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Write witness scripts instead: a small suite reaching every coverage item of FLOW the search reaches, and each item left at its position, proved unreachable by the lint or undecided (docs/coverage.md).",
+            "Write witness scripts instead: a small suite reaching every coverage item of FLOW the search reaches, and each item left at its position, proved unreachable (by the lint, or for `finish` by the gate) or undecided (docs/coverage.md).",
             valueName: "FLOW"))
     var cover: String?
 
@@ -356,17 +356,22 @@ struct GenerateSessions: ParsableCommand {
             throw ExitCode(QuireExit.badInput)
         }
         let reached = outcome.total - outcome.remaining.count
+        let proved = outcome.remaining.count { $0.proof != nil }
         print(
             Printable.line(
                 "wrote \(names.count) witness script\(names.count == 1 ? "" : "s") to \(directory): \(reached) of \(outcome.total) coverage items reached in \(outcome.walks) walks of at most \(steps) steps"
+                    + (proved > 0 ? ", \(proved) proved unreachable" : "")
             ))
         // Each item left, at its position in the flow: proved unreachable by the lint, or not decided.
         var reader = DocumentReader(file: path, bytes: bytes)
         var undecided = 0
         for (gap, proof) in outcome.remaining {
-            if let proof {
-                reader.error(gap.path, "unreachable: \(gap.message) (the lint proves it: \(proof.message)) [\(proof.kind.rule.id)]")
-            } else {
+            switch proof {
+            case .lint(let warning):
+                reader.error(gap.path, "unreachable: \(gap.message) (the lint proves it: \(warning.message)) [\(warning.kind.rule.id)]")
+            case .argument(let reason):
+                reader.error(gap.path, "unreachable: \(gap.message) (\(reason))")
+            case nil:
                 undecided += 1
                 reader.error(gap.path, "undecided: \(gap.message) (not reached within the search's bounds)")
             }

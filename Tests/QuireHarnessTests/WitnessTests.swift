@@ -1,5 +1,8 @@
 import Foundation
+import QuireCore
 import Testing
+
+@testable import QuireHarness
 
 /// `quire generate-sessions --cover`: witness scripts that pass and reach what they claim, the
 /// lint's unreachable page reported at the lint's own position, the same output every time.
@@ -21,6 +24,10 @@ import Testing
         #expect(lines.contains { $0.hasPrefix(trueBranch) && $0.hasSuffix("[page-never-shown]") }, "\(generated.stdout)")
         #expect(lines.contains { $0.contains("$.pages[2]: unreachable: page 'both' was never current") })
 
+        // The last page has no field and the gate passes no page with errors: `finish` is never
+        // refused, which the generator proves at the flow-wide position.
+        #expect(lines.contains { $0.hasSuffix("1:1: $: unreachable: no move was refused for 'finish' (\(gateProof("'end'"))") })
+
         // The suite passes, and covers every item but those (and what the search left undecided).
         let run = try CommandTests().quire(["test", "--plain", "--coverage", out])
         #expect(run.status == 0, "\(run.stdout)")
@@ -28,10 +35,11 @@ import Testing
         let report = run.stdout.components(separatedBy: "  not covered:\n")
         #expect(report.count == 2, "\(run.stdout)")
         let gaps = report.last!.split(separator: "\n").filter { $0.hasPrefix("    ") }
-        #expect(gaps.count == 2 + undecided, "\(gaps)")
+        #expect(gaps.count == 3 + undecided, "\(gaps)")
         #expect(gaps.contains { $0.hasSuffix("$.pages[2]: page 'both' was never current") })
         #expect(gaps.contains { $0.hasSuffix("$.pages[2].visibleIf: visibleIf was never true") })
-        #expect(undecided <= 1)
+        #expect(gaps.contains { $0.hasSuffix(".json: no move was refused for 'finish'") })
+        #expect(undecided == 0, "\(generated.stdout)")
 
         // Deterministic: the same scripts again.
         let again = folder.appendingPathComponent("again").path
@@ -42,5 +50,97 @@ import Testing
             #expect(
                 try Data(contentsOf: URL(fileURLWithPath: out + "/" + name)) == Data(contentsOf: URL(fileURLWithPath: again + "/" + name)))
         }
+    }
+
+    /// The gate's proof that `finish` is never refused, as printed, for the pages that can be last.
+    func gateProof(_ pages: String) -> String {
+        "the gate proves it: with gate 'valid', no wrap and no drag that can take over an animation, finish can be refused only for the last visible page's own fields, and the page that can be last, \(pages), has none)"
+    }
+
+    /// The demo flows (the onboarding, and the app's with an apply page and a last page with no
+    /// way back): every item reached, none proved or undecided, and the suite covers 100%. Their
+    /// refusal of `finish` is reachable: three quick swipes on the page the gate holds pass it (a
+    /// drag that takes over the rubber band's spring-back anchors on the next page), so the gate's
+    /// argument does not apply and the search's bursts find it.
+    @Test(arguments: ["focus-onboarding.json", "focus-app.json"])
+    func theDemoFlowsAreCoveredCompletely(file: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-witness-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let flow = MapTests.root.appendingPathComponent("data/flows/" + file).path
+        #expect(WitnessSearch.finishNeverRefused(try Flow.load(contentsOf: flow)) == nil)
+        let out = folder.appendingPathComponent("suite").path
+        let generated = try CommandTests().quire(["generate-sessions", "--cover", flow, out])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let lines = generated.stdout.split(separator: "\n").map(String.init)
+        // "wrote N witness scripts to DIR: R of T coverage items reached in W walks of at most S steps"
+        let first = try #require(lines.first)
+        let counts = first.components(separatedBy: ": ").last!.split(separator: " ")
+        #expect(first.hasPrefix("wrote ") && counts.count > 3 && counts[0] == counts[2], "\(generated.stdout)")
+        #expect(lines.count == 1, "\(generated.stdout)")
+
+        let run = try CommandTests().quire(["test", "--plain", "--coverage", out])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(!run.stdout.contains("not covered"), "\(run.stdout)")
+        #expect(run.stdout.contains("  refusals    100% "), "\(run.stdout)")
+    }
+
+    /// The gate's argument where it holds: the demo flow without swipes, or without animations.
+    @Test(arguments: [(#""swipe": true"#, #""swipe": false"#), (#""animationMs": 250"#, #""animationMs": 0"#)])
+    func theGateProvesFinishIsNeverRefusedWithoutTakeovers(setting: String, instead: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-witness-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let demo = MapTests.root.appendingPathComponent("data/flows/focus-onboarding.json").path
+        let original = try String(contentsOfFile: demo, encoding: .utf8)
+        let text = original.replacingOccurrences(of: setting, with: instead)
+        #expect(text != original)
+        let flow = folder.appendingPathComponent("flow.json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: flow))
+        #expect(WitnessSearch.finishNeverRefused(try Flow.load(contentsOf: flow)) != nil)
+        let out = folder.appendingPathComponent("suite").path
+        let generated = try CommandTests().quire(["generate-sessions", "--cover", flow, out])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let lines = generated.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].hasSuffix(", 1 proved unreachable"), "\(generated.stdout)")
+        #expect(lines.last == flow + ":1:1: $: unreachable: no move was refused for 'finish' (\(gateProof("'finish'"))")
+        let run = try CommandTests().quire(["test", "--plain", "--coverage", out])
+        #expect(run.status == 0, "\(run.stdout)")
+    }
+
+    /// Where the argument does not hold, `finish` can be refused and the search finds it: a
+    /// backward wrap reaches the last page past no gate, and a last page with a required field
+    /// can be finished empty.
+    @Test(arguments: [
+        (#"{"gate": "valid", "wrap": true, "animationMs": 0}"#, #"{"id": "end", "title": "Thanks"}"#),
+        (
+            #"{"gate": "valid", "animationMs": 0}"#,
+            #"{"id": "end", "title": "Thanks", "fields": [{"id": "note", "kind": "text", "label": "Note", "required": true}]}"#
+        ),
+    ])
+    func aReachableRefusalOfFinishGetsAWitness(paging: String, lastPage: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-witness-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let flow = folder.appendingPathComponent("flow.json").path
+        let text = """
+            {"format": "quire.flow/1", "id": "wrap", "title": "Wrap", "paging": \(paging),
+             "pages": [
+               {"id": "start", "title": "Start"},
+               {"id": "name", "title": "Name",
+                "fields": [{"id": "name", "kind": "text", "label": "Name", "required": true}]},
+               \(lastPage)
+             ]}
+            """
+        try Data(text.utf8).write(to: URL(fileURLWithPath: flow))
+        // The argument does not claim it (the search alone would hide an unsound claim: it stops
+        // once only proved items are left, but may have reached this one first).
+        #expect(WitnessSearch.finishNeverRefused(try Flow.load(contentsOf: flow)) == nil)
+        let out = folder.appendingPathComponent("suite").path
+        let generated = try CommandTests().quire(["generate-sessions", "--cover", flow, "--walks", "600", out])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        #expect(!generated.stdout.contains("'finish'"), "\(generated.stdout)")
+        let run = try CommandTests().quire(["test", "--plain", "--coverage", out])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(!run.stdout.contains("refused for 'finish'"), "\(run.stdout)")
     }
 }
