@@ -120,16 +120,43 @@ public struct FlowCoverage: Sendable {
         return codes
     }
 
-    /// The refusal reasons this flow can give.
+    /// The refusal reasons this flow can give (`finish` not where the gate proves it never is:
+    /// `finishNeverRefused`).
     public var possibleRefusals: [Refusal] {
         let emptiable = flow.fields.indices.contains { possibleCodes($0).contains { $0 != .maxLength } }
         let limited = flow.fields.indices.contains { possibleCodes($0).contains(.maxLength) }
         var reasons: [Refusal] = []
         if emptiable && flow.paging.gate == .valid { reasons.append(.gate) }
-        if emptiable { reasons.append(.finish) }
+        if emptiable && !Self.finishNeverRefused(flow) { reasons.append(.finish) }
         if limited { reasons.append(.maxLength) }
         if flow.pages.contains(where: { $0.apply != nil }) { reasons.append(.apply) }
         return reasons
+    }
+
+    /// Whether `finish` is never refused on `flow`, from any session that starts on its first page
+    /// (with any starting values), by this argument (false: it does not apply). It follows
+    /// `Session.finish` and `decideFinish`:
+    ///
+    /// - `finish` is taken only on the last visible page, settled and not applying. It commits
+    ///   the open picker, then is refused when a page at or before the current one has an error,
+    ///   or (with no errors) when the commit showed pages after it.
+    /// - With the gate (`gate: "valid"`) and no `wrap`, no page before the page shown (or headed
+    ///   to, or dragged from) has an error: a session starts on page 0; every forward move —
+    ///   a step, a dot, skip, a drag's release — is refused while a page it passes has errors
+    ///   (hidden pages have none), and a drag that takes over a spring-back from the gate's band
+    ///   anchors on the held page; backward moves and animations pass no page; and nothing
+    ///   changes a passed page afterwards, since values change only on the page shown (taps and
+    ///   focus are refused during a transition, a move resigns the first responder), a host's
+    ///   error lands on the page being applied, which is the page headed to, and conditions name
+    ///   earlier answers only (the flow format's "no looking ahead"). (A backward wrap would
+    ///   reach the last page past no gate.)
+    /// - So a refusal needs an error, or an open picker, on the last visible page itself. The
+    ///   pages that can be last are the last page without a `visibleIf` and those after it;
+    ///   when none of them has a field, there is neither.
+    public static func finishNeverRefused(_ flow: Flow) -> Bool {
+        guard flow.paging.gate == .valid && !flow.paging.wrap else { return false }
+        let last = flow.pages.lastIndex { $0.visibleIf == nil } ?? 0
+        return flow.pages[last...].allSatisfy { $0.fieldRange.isEmpty }
     }
 
     /// The accessory items a person can tap: those of the toolbars of the flow's editable fields.

@@ -6,9 +6,9 @@ import QuireCore
 /// coverage-guided one over the events a person can send: walks from the start, each kept up to
 /// its last step that reached an item no kept script reached. It stops cleanly at its bounds
 /// (walks, steps per walk, seconds). An item left over is *unreachable* when the lint proves the
-/// condition behind it never holds (the same position as its warning), or when the flow's gate
-/// proves `finish` is never refused (`finishNeverRefused`); otherwise it is *undecided*: not
-/// reached within the bounds, which proves nothing. See docs/coverage.md, "Witness scripts".
+/// condition behind it never holds (the same position as its warning); otherwise it is
+/// *undecided*: not reached within the bounds, which proves nothing. (A refusal of `finish`
+/// that the gate proves impossible is not an item: `FlowCoverage.finishNeverRefused`.) See docs/coverage.md, "Witness scripts".
 public enum WitnessSearch {
     public struct Bounds: Sendable {
         public var walks = 2000
@@ -42,8 +42,6 @@ public enum WitnessSearch {
     public enum Proof: Sendable {
         /// The lint's warning proves it (a page, field or condition outcome).
         case lint(FlowLint.Warning)
-        /// An argument from the flow's paging and pages, in words (`finishNeverRefused`).
-        case argument(String)
     }
 
     public struct Outcome: Sendable {
@@ -110,6 +108,18 @@ public enum WitnessSearch {
         return events
     }
 
+    /// Events aimed at what `session` shows: a tap on each field of the page shown and, with a
+    /// field focused, on each item of its toolbar (`toolbars`, by field id). A blind draw from
+    /// every event reaches a toolbar's `cancel` on page 3 only by luck.
+    static func localEvents(_ session: Session, toolbars: [String: [AccessoryItem]]) -> [Event] {
+        var local: [Event] = []
+        for field in session.presentPage(at: session.currentIndex)?.fields ?? [] { local.append(.tap(.field(field.id))) }
+        if let focused = session.focusedField {
+            for item in toolbars[focused] ?? [] where item != .flexibleSpace { local.append(.tap(.accessory(item))) }
+        }
+        return local
+    }
+
     public static func search(flow: Flow, file: String, bounds: Bounds, seed: UInt64) -> Outcome {
         let started = ContinuousClock.now
         let empty = FlowCoverage(file: file, flow: flow)
@@ -118,17 +128,14 @@ public enum WitnessSearch {
         // What is proved unreachable is known before the search, which stops once only that is
         // left (a walk that reached a proved item anyway would still count it reached).
         let lint = FlowLint(flow).warnings
-        let finishReason = finishNeverRefused(flow)
         var proofs: [String: Proof] = [:]
         for (gap, key) in all {
-            if let warning = proof(of: gap, lint: lint) {
-                proofs[key] = .lint(warning)
-            } else if gap.path == .root && gap.message == finishGap, let finishReason {
-                proofs[key] = .argument(finishReason)
-            }
+            if let warning = proof(of: gap, lint: lint) { proofs[key] = .lint(warning) }
         }
         let proved = Set(proofs.keys)
         let events = events(for: flow)
+        var toolbars: [String: [AccessoryItem]] = [:]
+        for field in flow.fields where field.isEditable { toolbars[field.id] = field.accessory ?? flow.accessory ?? AccessoryItem.standard }
         var random = SplitMix64(seed: seed)
         var witnesses: [Witness] = []
         var walks = 0
@@ -173,7 +180,17 @@ public enum WitnessSearch {
                 // event in 4 a burst: the same event three times with no tick between, as quick
                 // repeated taps, keys and swipes come (retargets, takeovers of a running
                 // animation and rubber bands build up only so).
-                let step: Step = random.below(40) == 0 ? .restart : .event(events[random.below(events.count)])
+                // Every other event is aimed at what is on screen (`localEvents`): a field of the
+                // page shown, the focused field's toolbar.
+                let step: Step
+                if random.below(40) == 0 {
+                    step = .restart
+                } else if random.below(2) == 0, case let local = driver.withSession({ localEvents($0, toolbars: toolbars) }), !local.isEmpty
+                {
+                    step = .event(local[random.below(local.count)])
+                } else {
+                    step = .event(events[random.below(events.count)])
+                }
                 var times = 1
                 if case .event = step, random.below(4) == 0 { times = 3 }
                 for _ in 0..<times where sent < bounds.steps {
@@ -222,45 +239,6 @@ public enum WitnessSearch {
             }
         }
         return nil
-    }
-
-    /// The coverage item of a refusal of `finish` (`FlowCoverage.gaps`).
-    static let finishGap = "no move was refused for '\(Refusal.finish.rawValue)'"
-
-    /// Why `finish` is never refused on `flow`, from any session that starts on its first page
-    /// (with any starting values), or nil when this argument does not apply. It follows
-    /// `Session.finish` and `decideFinish`:
-    ///
-    /// - `finish` is taken only on the last visible page, settled and not applying. It commits
-    ///   the open picker, then is refused when a page at or before the current one has an error,
-    ///   or (with no errors) when the commit showed pages after it.
-    /// - With the gate (`gate: "valid"`), no `wrap`, and no drag that can take over an animation
-    ///   (`swipe` off, or `animationMs` 0), no page before the page shown (or headed to, or
-    ///   dragged from) has an error: a session starts on page 0; every forward move —
-    ///   a step, a dot, skip, a drag's release — is refused while a page it passes has errors
-    ///   (hidden pages have none); backward moves and animations pass no page; and nothing
-    ///   changes a passed page afterwards, since values change only on the page shown (taps and
-    ///   focus are refused during a transition, a move resigns the first responder), a host's
-    ///   error lands on the page being applied, which is the page headed to, and conditions name
-    ///   earlier answers only. (A backward wrap would reach the last page past no gate; a drag
-    ///   that takes over would anchor past the held page, below.)
-    /// - So a refusal needs an error, or an open picker, on the last visible page itself. The
-    ///   pages that can be last are the last page without a `visibleIf` and those after it;
-    ///   when none of them has a field, there is neither.
-    static func finishNeverRefused(_ flow: Flow) -> String? {
-        guard flow.paging.gate == .valid && !flow.paging.wrap else { return nil }
-        // A drag that takes over a running animation anchors on the page nearest the position,
-        // and from inside the gate's rubber band (a refused swipe springing back) that can be the
-        // held page's neighbour: three quick swipes pass the gate. Without drags, or without
-        // animations to take over, no drag starts anywhere but on the page shown.
-        guard !flow.paging.swipe || flow.paging.animationMs == 0 else { return nil }
-        let last = flow.pages.lastIndex { $0.visibleIf == nil } ?? 0
-        let candidates = flow.pages[last...]
-        guard candidates.allSatisfy({ $0.fieldRange.isEmpty }) else { return nil }
-        let pages = candidates.map { "'\($0.id)'" }.joined(separator: ", ")
-        let which = candidates.count == 1 ? "the page that can be last, \(pages), has" : "the pages that can be last, \(pages), have"
-        return
-            "the gate proves it: with gate 'valid', no wrap and no drag that can take over an animation, finish can be refused only for the last visible page's own fields, and \(which) none"
     }
 
     /// Writes the witnesses as `cover-NN.json` into `directory`, each naming the flow by its path

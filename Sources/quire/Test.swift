@@ -317,7 +317,7 @@ struct GenerateSessions: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Write witness scripts instead: a small suite reaching every coverage item of FLOW the search reaches, and each item left at its position, proved unreachable (by the lint, or for `finish` by the gate) or undecided (docs/coverage.md).",
+            "Write witness scripts instead: a small suite reaching every coverage item of FLOW the search reaches, and each item left at its position, proved unreachable by the lint or undecided (docs/coverage.md).",
             valueName: "FLOW"))
     var cover: String?
 
@@ -369,8 +369,6 @@ struct GenerateSessions: ParsableCommand {
             switch proof {
             case .lint(let warning):
                 reader.error(gap.path, "unreachable: \(gap.message) (the lint proves it: \(warning.message)) [\(warning.kind.rule.id)]")
-            case .argument(let reason):
-                reader.error(gap.path, "unreachable: \(gap.message) (\(reason))")
             case nil:
                 undecided += 1
                 reader.error(gap.path, "undecided: \(gap.message) (not reached within the search's bounds)")
