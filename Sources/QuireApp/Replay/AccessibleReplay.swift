@@ -141,18 +141,19 @@ final class AccessibleReplay {
     /// every label, text, button, check box, slider, spin button, list and list item, without
     /// looking inside a control (a button's own label is its name).
     static let reader = #"""
-        import json, sys
-        pid, root_name, page_name, out = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+        from json import dump
+        from sys import argv, exit
+        pid, root_name, page_name, out = int(argv[1]), argv[2], argv[3], argv[4]
         def emit(answer):
             with open(out, "w", encoding="utf-8") as f:
-                json.dump(answer, f, ensure_ascii=False)
+                dump(answer, f, ensure_ascii=False)
         try:
-            import gi
-            gi.require_version("Atspi", "2.0")
+            from gi import require_version
+            require_version("Atspi", "2.0")
             from gi.repository import Atspi
         except Exception as error:
             emit({"error": f"no AT-SPI reader ({error}): install python3-gi and gir1.2-atspi-2.0"})
-            sys.exit(0)
+            exit(0)
         Atspi.set_timeout(3000, 10000)
         app = None
         desktop = Atspi.get_desktop(0)
@@ -165,7 +166,7 @@ final class AccessibleReplay {
                 pass
         if app is None:
             emit({"error": "this process is not on the accessibility bus (none running, or GTK's accessibility is off)"})
-            sys.exit(0)
+            exit(0)
         LEAVES = {"text", "push button", "check box", "slider", "spin button", "list item"}
         ROLES = LEAVES | {"label", "list"}
         elements = []
@@ -237,10 +238,10 @@ final class AccessibleReplay {
             visit(app, False)
         except Exception as error:
             emit({"error": f"reading the tree failed: {error}"})
-            sys.exit(0)
+            exit(0)
         if not where["page"]:
             emit({"error": f"no page named {page_name!r} in the walkthrough {root_name!r}"})
-            sys.exit(0)
+            exit(0)
         emit({"toolkit": app.get_toolkit_version() or "", "elements": elements})
         """#
 }
