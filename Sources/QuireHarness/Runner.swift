@@ -64,6 +64,10 @@ public enum Runner {
         /// from its baseline (nothing when it matches) and the pictures for the trace. Without
         /// it (headless `quire test`) the step is skipped.
         public var screenshot: (@Sendable (Int, String) -> ScreenshotCheck)? = nil
+        /// A front's check of `expectAccessible` (step, 1-based, and the expected tree) against
+        /// the tree it exposes: the failure's lines, nothing when it matches. The core's tree is
+        /// checked too, and a failure shows what each gave.
+        public var accessible: (@Sendable (Int, [AccessibleElement]) -> [String])? = nil
         /// How many notifications of each recent event a failure report names.
         public var recentNotifications = 20
         public var limits = ScriptLimits.default
@@ -282,6 +286,15 @@ public enum Runner {
                     }
                 }
                 announced = []
+            case .expectAccessible(let expected):
+                let actual = driver.withSession { $0.accessibleTree }
+                lines = AccessibleCheck.differences(expected: expected, actual: actual)
+                if options.update && !lines.isEmpty {
+                    rewrites.append(Rewrite(step: index, key: "expectAccessible", value: .array(actual.map(\.json))))
+                    lines = []
+                }
+                // The front's tree is compared too, whatever the core's gave: a failure shows both.
+                if !options.update, let front = options.accessible { lines += front(index + 1, expected) }
             case .expectEmitted(let patterns), .expectEmittedExactly(let patterns):
                 if let reason = window.check() {
                     lines = [reason]

@@ -39,6 +39,10 @@ public struct SessionScript: Sendable {
         /// Exactly these announcements since the previous `expectAnnounced` (or the start), in
         /// order (CONTRACT §6.4): each a text (any priority), or a text and its priority.
         case expectAnnounced([(text: String, priority: Announcement.Priority?)])
+        /// Exactly this accessibility tree for the current page (`Session.accessibleTree`), in
+        /// reading order; `quire run --replay` checks it against the window's AT-SPI tree too.
+        /// Our extension.
+        case expectAccessible([AccessibleElement])
         /// The front's window matches the baseline `SCRIPT.screenshots/NAME.png` byte for byte
         /// (`quire run --replay`; headless `quire test` has no window and skips it). Our extension.
         case expectScreenshot(String)
@@ -354,7 +358,7 @@ public enum ScriptLoader {
     /// The steps that are not events.
     enum Check: String, CaseIterable {
         case expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced,
-            expectScreenshot, restart
+            expectAccessible, expectScreenshot, restart
 
         static let cases = allCases
         static let table = NameTable(cases.map(\.rawValue))
@@ -717,6 +721,29 @@ public enum ScriptLoader {
                 }
             }
             return .expectAnnounced(expected)
+        case .expectAccessible?:
+            guard case .array(let list) = value else {
+                reader.error(
+                    path() + key,
+                    "'expectAccessible' takes a list of elements, {\"role\", \"name\"} with optional value, states and describedBy")
+                return nil
+            }
+            var expected: [AccessibleElement] = []
+            expected.reserveCapacity(list.count)
+            for (at, entry) in list.enumerated() {
+                switch AccessibleElement.parse(entry) {
+                case .success(let element):
+                    expected.append(element)
+                case .failure(let error):
+                    var place = path() + key + at
+                    for component in error.path {
+                        if let index = Int(component) { place = place + index } else { place = place + component }
+                    }
+                    reader.error(place, error.message)
+                    return nil
+                }
+            }
+            return .expectAccessible(expected)
         case .expectScreenshot?:
             guard case .string(let name) = value, SessionScript.isScreenshotName(name) else {
                 reader.error(
@@ -734,7 +761,7 @@ public enum ScriptLoader {
             return .restart
         case nil:
             var message =
-                "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced, expectScreenshot or restart"
+                "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced, expectAccessible, expectScreenshot or restart"
             if let near = DocumentReader.closest(to: key, in: stepKeys) {
                 message = "unknown step '\(key)'; did you mean '\(near)'?"
             }

@@ -2,8 +2,8 @@ import Foundation
 import QuireCore
 
 /// `quire test --update`: each failing `expect`, `expectExactly`, `expectEmitted`,
-/// `expectEmittedExactly`, `expectKeyboardFocus`, `expectNotice` and `expectAnnounced` is
-/// rewritten in place with what the session did, and every other byte of the script is left as
+/// `expectEmittedExactly`, `expectKeyboardFocus`, `expectNotice`, `expectAnnounced` and
+/// `expectAccessible` is rewritten in place with what the session did, and every other byte of the script is left as
 /// it was. The session is deterministic and does not depend on what a script expects, so a run
 /// that goes on past failing expectations sees exactly what a run of the rewritten script sees.
 public struct Rewrite: Sendable, Hashable {

@@ -24,7 +24,7 @@ struct Test: ParsableCommand {
             flow files' lines (docs/coverage.md).
 
             --update keeps scripts up to date: each failing expect, expectExactly, expectEmitted, \
-            expectEmittedExactly, expectKeyboardFocus, expectNotice and expectAnnounced is \
+            expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced and expectAccessible is \
             rewritten in place with what the session did, and every other byte of the file is left \
             as it was (an expect keeps the keys it names, and what already matched as written). \
             A line "UPDATED FILE: step N (expect), …" names each rewrite; the script is then run \
@@ -109,7 +109,7 @@ struct Test: ParsableCommand {
 
     @Flag(
         help: ArgumentHelp(
-            "Rewrite each failing expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice and expectAnnounced in its script with what the session did (every other byte of the file is kept), then run the script again."
+            "Rewrite each failing expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced and expectAccessible in its script with what the session did (every other byte of the file is kept), then run the script again."
         ))
     var update = false
 

@@ -367,7 +367,7 @@ enum Reference {
             case .failure(let error):
                 if !Event.names.contains(key) {
                     var message =
-                        "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced, expectScreenshot or restart"
+                        "unknown step '\(key)'; a step is an event (\(Event.names.joined(separator: ", "))), expect, expectExactly, expectEmitted, expectEmittedExactly, expectKeyboardFocus, expectNotice, expectAnnounced, expectAccessible, expectScreenshot or restart"
                     if let near = DocumentReader.closest(to: key, in: ScriptLoader.stepKeys) {
                         message = "unknown step '\(key)'; did you mean '\(near)'?"
                     }

@@ -183,7 +183,8 @@ def replay(script_path):
     session.props.reduced_motion = script.get("reducedMotion", False)
     for step in script["steps"]:
         if "expect" in step or "expectEmitted" in step or "expectExactly" in step or "expectEmittedExactly" in step \
-                or "expectKeyboardFocus" in step or "expectNotice" in step or "expectAnnounced" in step:
+                or "expectKeyboardFocus" in step or "expectNotice" in step or "expectAnnounced" in step \
+                or "expectAccessible" in step:
             continue
         if "restart" in step:
             reduced_motion = session.props.reduced_motion   # a front's setting: not in the snapshot

@@ -281,6 +281,7 @@ replay (App *app, const char *path, const char *screenshot, GError **error)
                              || json_object_has_member (object, "expectKeyboardFocus")
                              || json_object_has_member (object, "expectNotice")
                              || json_object_has_member (object, "expectAnnounced")
+                             || json_object_has_member (object, "expectAccessible")
                              || json_object_has_member (object, "restart")))
         continue;
       if (!quire_session_send_node (app->session, step, error))

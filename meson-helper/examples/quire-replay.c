@@ -134,7 +134,8 @@ replay (const char *script_path, gboolean notifications, GError **error)
                              || json_object_has_member (object, "expectExactly") || json_object_has_member (object, "expectEmittedExactly")
                              || json_object_has_member (object, "expectKeyboardFocus")
                              || json_object_has_member (object, "expectNotice")
-                             || json_object_has_member (object, "expectAnnounced")))
+                             || json_object_has_member (object, "expectAnnounced")
+                             || json_object_has_member (object, "expectAccessible")))
         continue;
       if (object != NULL && json_object_has_member (object, "restart"))
         {

@@ -22,7 +22,8 @@ function replay(path) {
     session.reduced_motion = script.reducedMotion ?? false;
     for (const step of script.steps) {
         if ('expect' in step || 'expectEmitted' in step || 'expectExactly' in step || 'expectEmittedExactly' in step
-            || 'expectKeyboardFocus' in step || 'expectNotice' in step || 'expectAnnounced' in step)
+            || 'expectKeyboardFocus' in step || 'expectNotice' in step || 'expectAnnounced' in step
+            || 'expectAccessible' in step)
             continue;
         if ('restart' in step) {
             const reducedMotion = session.reduced_motion;   // a front's setting: not in the snapshot

@@ -29,7 +29,8 @@ string replay (string path) throws Error {
         if (object.has_member ("expect") || object.has_member ("expectEmitted")
             || object.has_member ("expectExactly") || object.has_member ("expectEmittedExactly") || object.has_member ("expectKeyboardFocus")
             || object.has_member ("expectNotice")
-            || object.has_member ("expectAnnounced")) {
+            || object.has_member ("expectAnnounced")
+            || object.has_member ("expectAccessible")) {
             continue;
         }
         if (object.has_member ("restart")) {

@@ -20,7 +20,8 @@ extension QuireApplication {
     /// With `traceDirectory`, the result carries the harness's trace and a picture of the window
     /// after each step is saved beside it (`NAME-step-N.png`, named in the trace).
     /// `expectScreenshot` steps compare the window with their baselines (`SCRIPT.screenshots/`),
-    /// or write them with `updateScreenshots`.
+    /// or write them with `updateScreenshots`; `expectAccessible` steps compare the window's
+    /// AT-SPI tree with theirs too (`AccessibleReplay`).
     public static func replay(
         _ script: SessionScript, options: Options = Options(), traceDirectory: String? = nil, updateScreenshots: Bool = false
     ) -> ReplayOutcome? {
@@ -56,6 +57,8 @@ extension QuireApplication {
             let baseline = ScreenshotBaseline(
                 driver: driver, scriptFile: script.file, update: updateScreenshots, traceDirectory: traceDirectory)
             runnerOptions.screenshot = { step, name in MainActor.assumeIsolated { baseline.check(step: step, name: name) } }
+            let accessible = AccessibleReplay(driver: driver)
+            runnerOptions.accessible = { step, expected in MainActor.assumeIsolated { accessible.check(step: step, expected: expected) } }
             let result = Runner.run(script, options: runnerOptions, driver: driver)
             outcome = ReplayOutcome(result: result, counts: driver.counts, baselinesWritten: baseline.written)
             gtk_window_destroy(gtkWindow)
