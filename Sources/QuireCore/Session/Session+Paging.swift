@@ -94,6 +94,9 @@ extension Session {
             pager.animate(animation)
             if focusChain.hasInput { resign(commit: true) }
         } else {
+            // Back to the page shown: still a retarget, and every retarget announces (§6.6). The
+            // page announced and not reached (pageDidChange's `to`) stays the one left behind.
+            if retarget { emit(.pageWillChange(from: from, to: index)) }
             pager.animate(animation)
         }
         if animationDuration <= 0 || pager.position == target { finishAnimation() }
