@@ -169,9 +169,10 @@ struct Drag: Sendable, Hashable {
     /// The position of the page the drag reveals, if any.
     var revealed: Double? = nil
     var announced: Int?
-    /// The visible index the animation a takeover interrupted was heading to (another page than
-    /// the one shown), kept as the transition's `to` until the drag reveals a page (CONTRACT
-    /// §6.6); nil once it has, and for a drag that took over nothing or a spring-back.
+    /// The visible index the animation a takeover interrupted was heading to (the page shown for
+    /// a spring-back), kept as the transition's `to` until the drag reveals another page (CONTRACT
+    /// §6.6): nothing is revealed before the finger moves; nil once another page is revealed, and
+    /// for a drag that took over nothing.
     var heading: Int? = nil
 }
 

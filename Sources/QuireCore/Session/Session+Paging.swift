@@ -94,6 +94,9 @@ extension Session {
             pager.animate(animation)
             if focusChain.hasInput { resign(commit: true) }
         } else {
+            // Back to the page shown: still a retarget, and every retarget announces (§6.6). The
+            // page announced and not reached (pageDidChange's `to`) stays the one left behind.
+            if retarget { emit(.pageWillChange(from: from, to: index)) }
             pager.animate(animation)
         }
         if animationDuration <= 0 || pager.position == target { finishAnimation() }
@@ -187,7 +190,8 @@ extension Session {
                 if anchor != target, target == Double(currentIndex), !isOpen(dragNeighbour(from: target, anchor > target ? 1 : -1)) {
                     anchor = target
                 }
-                if target != Double(currentIndex) { heading = animation.announced ?? normalize(target) }
+                // A spring-back heads to the page shown: its takeover keeps that one (§6.6).
+                heading = target != Double(currentIndex) ? animation.announced ?? normalize(target) : currentIndex
             }
         }
         // Inside a rubber band, the start is kept unscaled (as if the band were not there), so
@@ -224,7 +228,9 @@ extension Session {
         let current = Double(currentIndex)
         drag.revealed = nil
         var announce: Int? = nil
-        if pager.position != current {
+        // A takeover keeps its target until the finger moves (CONTRACT §6.6): at touch-down
+        // (no offset yet) it reveals nothing, wherever the interrupted animation left the pager.
+        if pager.position != current && !(drag.heading != nil && drag.dx == 0) {
             var coordinate = pager.position > current ? (pager.position - 1e-9).rounded(.up) : (pager.position + 1e-9).rounded(.down)
             coordinate = min(drag.anchor + 1, max(drag.anchor - 1, coordinate))
             if coordinate != current {
@@ -241,7 +247,8 @@ extension Session {
             drag.announced = index
             emit(.pageWillChange(from: currentIndex, to: index))
         }
-        if drag.revealed != nil { drag.heading = nil }
+        // `to` changes only when the drag reveals a different page than the takeover's target.
+        if let revealed = drag.revealed, normalize(revealed) != drag.heading { drag.heading = nil }
         pager.drag(drag, at: pager.position)
     }
 
