@@ -174,6 +174,9 @@ struct Drag: Sendable, Hashable {
     /// §6.6): nothing is revealed before the finger moves; nil once another page is revealed, and
     /// for a drag that took over nothing.
     var heading: Int? = nil
+    /// Where that animation was heading, as a position (with `wrap`, the lap it ran on): the
+    /// transition's `progress` is the fraction of the way there. Nil with `heading`.
+    var headingAt: Double? = nil
 }
 
 /// An ease-out animation from `start` to `target` (positions), `elapsed` microseconds in.

@@ -176,6 +176,7 @@ extension Session {
         if case .dragging = pager.motion { return ignore(event, .dragInProgress) }
         var anchor = Double(currentIndex)
         var heading: Int? = nil
+        var headingAt: Double? = nil
         if pager.motion != nil {
             // Take over a running animation from where it is, around the nearest page of the
             // pages as they will be once an open draft commits (as every move decision reads them).
@@ -192,6 +193,7 @@ extension Session {
                 }
                 // A spring-back heads to the page shown: its takeover keeps that one (§6.6).
                 heading = target != Double(currentIndex) ? animation.announced ?? normalize(target) : currentIndex
+                headingAt = target
             }
         }
         // Inside a rubber band, the start is kept unscaled (as if the band were not there), so
@@ -199,7 +201,9 @@ extension Session {
         let offset = pager.position - anchor
         let open = offset == 0 || isOpen(dragNeighbour(from: anchor, offset > 0 ? 1 : -1))
         updateDrag(
-            Drag(anchor: anchor, start: anchor + Pager.unband(offset, open: open), announced: pager.motion?.announced, heading: heading))
+            Drag(
+                anchor: anchor, start: anchor + Pager.unband(offset, open: open), announced: pager.motion?.announced, heading: heading,
+                headingAt: headingAt))
     }
 
     func isOpen(_ neighbour: DragNeighbour) -> Bool {
@@ -248,7 +252,10 @@ extension Session {
             emit(.pageWillChange(from: currentIndex, to: index))
         }
         // `to` changes only when the drag reveals a different page than the takeover's target.
-        if let revealed = drag.revealed, normalize(revealed) != drag.heading { drag.heading = nil }
+        if let revealed = drag.revealed, normalize(revealed) != drag.heading {
+            drag.heading = nil
+            drag.headingAt = nil
+        }
         pager.drag(drag, at: pager.position)
     }
 

@@ -120,6 +120,7 @@ extension Session {
             m.append("dx", .number(drag.dx))
             m.append("revealed", drag.revealed.map(JSONValue.number) ?? .null)
             if let heading = drag.heading { m.append("heading", .number(Double(heading))) }
+            if let at = drag.headingAt { m.append("headingAt", .number(at)) }
         }
         return .object(m)
     }
@@ -376,6 +377,9 @@ extension Session {
             }
             if let heading = object["heading"], heading != .null {
                 drag.heading = reader.integer(heading, at: path + "heading", what: "heading", in: 0...Flow.maxPages)
+            }
+            if let at = object["headingAt"], at != .null {
+                drag.headingAt = reader.number(at, at: path + "headingAt", what: "headingAt", in: -1e9...1e9)
             }
             return .dragging(drag)
         default:

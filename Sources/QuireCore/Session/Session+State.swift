@@ -108,8 +108,13 @@ extension Session {
         case .dragging(let drag):
             let distance = abs(pager.position - Double(from))
             guard let revealed = drag.revealed else {
-                // A takeover keeps the interrupted animation's target until it reveals a page.
-                return TransitionState(from: from, to: drag.heading ?? from, progress: min(1, distance), interactive: true)
+                // A takeover keeps the interrupted animation's target until it reveals a page, and
+                // reports the fraction of the way there (the distance moved, for a spring-back's).
+                guard let at = drag.headingAt, at != Double(from) else {
+                    return TransitionState(from: from, to: drag.heading ?? from, progress: min(1, distance), interactive: true)
+                }
+                let covered = min(1, max(0, (pager.position - Double(from)) / (at - Double(from))))
+                return TransitionState(from: from, to: drag.heading ?? from, progress: covered, interactive: true)
             }
             let span = abs(revealed - Double(from))
             return TransitionState(
