@@ -141,7 +141,7 @@ enum ExpectationCheck {
     static let stateKeyShapes: [[String]?] = Session.stateKeys.map { shapes[$0] }
 
     /// `path` gives the object's path; it is called only where a problem may be recorded.
-    static func validate(_ expected: JSONObject, at path: () -> JSONPath, flow checked: CheckedFlow?, reader: inout DocumentReader) {
+    static func validate(_ expected: JSONObject, at path: () -> JSONPath, flow: Flow?, reader: inout DocumentReader) {
         for (key, value) in expected {
             guard let at = Session.stateKeyTable.index(of: key) else {
                 var message = "'\(key)' is not part of the state (\(Session.stateKeys.joined(separator: ", ")))"
@@ -154,19 +154,19 @@ enum ExpectationCheck {
             if let allowed = stateKeyShapes[at], case .object(let object) = value {
                 checkKeys(object, at: { path() + key }, allowed: allowed, what: "'\(key)'", reader: &reader)
             }
-            guard let checked else { continue }
+            guard let flow else { continue }
             if key == "values" || key == "errors", case .object(let object) = value {
                 for (field, entry) in object {
-                    guard checked.flow.fieldIndex(of: field) != nil else {
+                    guard flow.fieldIndex(of: field) != nil else {
                         var message = "the flow has no field '\(field)'"
-                        if let near = reader.hint(for: field, in: checked.flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
+                        if let near = reader.hint(for: field, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
                         reader.error(path() + key + field, message, onKey: true)
                         continue
                     }
                     // In a flow with `apply` pages a host's failed apply may put its own codes (ids
                     // such as 'taken') on fields; elsewhere a code is one of the session's.
                     if key == "errors", case .string(let code) = entry, ValidationCode(rawValue: code) == nil {
-                        let applies = checked.flow.pages.contains { $0.apply != nil }
+                        let applies = flow.pages.contains { $0.apply != nil }
                         if !applies {
                             reader.error(
                                 path() + key + field,
@@ -178,7 +178,7 @@ enum ExpectationCheck {
                     }
                 }
             }
-            if key == "focus", case .string(let field) = value, checked.flow.fieldIndex(of: field) == nil {
+            if key == "focus", case .string(let field) = value, flow.fieldIndex(of: field) == nil {
                 reader.error(path() + key, "the flow has no field '\(field)'")
             }
         }

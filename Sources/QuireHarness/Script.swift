@@ -65,7 +65,7 @@ public struct SessionScript: Sendable {
     public var strict = false
     public var steps: [Step]
     /// Each step's JSON as written, for reports and traces (`rawStep(_:)`).
-    var rawSteps: RawSteps
+    var rawSteps: [JSONValue]
     /// The script's text, to say where a failing step is.
     public var source: [UInt8] = []
     /// What the script checks, in a sentence (its optional `description`), for reports and traces.
@@ -73,24 +73,8 @@ public struct SessionScript: Sendable {
     /// The file of the flow, when the script names one (not for a flow given inline).
     public var flowFile: String? = nil
 
-    /// Where the steps' JSON is: parsed (a script read as a tree), or where each step's bytes are
-    /// in `source` (a script read in one pass), parsed again only when a report shows the step.
-    enum RawSteps: Sendable {
-        case values([JSONValue])
-        case spans([Range<Int>])
-    }
-
     /// Step `index`'s JSON as written (0-based), for reports and traces.
-    public func rawStep(_ index: Int) -> JSONValue {
-        switch rawSteps {
-        case .values(let values):
-            return values[index]
-        case .spans(let spans):
-            // The bytes read as this value when the script was loaded.
-            let parsed = try? DocumentReader.parse(file: file, bytes: Array(source[spans[index]]))
-            return parsed?.0 ?? .null
-        }
-    }
+    public func rawStep(_ index: Int) -> JSONValue { rawSteps[index] }
 
     /// `file:line:column` of step `index` (0-based).
     public func location(ofStep index: Int) -> String {
@@ -109,8 +93,8 @@ public struct SessionScript: Sendable {
     }
 }
 
-/// Flows shared by many scripts are loaded once (keyed by resolved path) while they are kept,
-/// and steps written alike are read once per flow (`StepMemo`). The cache keeps at most
+/// Flows shared by many scripts are loaded once (keyed by resolved path) while they are kept.
+/// The cache keeps at most
 /// `flowBytes` of flow files (and at most `memoLimit` flows): past that, the flows read longest
 /// ago are let go, so a run's memory follows its largest flows, not the sum of all of them
 /// (200 flows of 1.2 MB held 1.1 GB until the run ended). Scripts of one flow usually come one
@@ -135,9 +119,6 @@ public final class FlowCache: Sendable {
         /// The sessions scripts without `values` start from.
         var starts: [StartKey: Session] = [:]
     }
-
-    /// Steps read before, for scripts read in one pass (`ScriptLoader.readSteps`).
-    private let steps = Locked(StepMemo())
 
     struct StartKey: Hashable {
         /// The flow's path, as `flow(at:)` was given it.
@@ -180,7 +161,7 @@ public final class FlowCache: Sendable {
         } catch {
             loaded = .failure(error)
         }
-        let letGo = storage.withLock { state in
+        storage.withLock { state in
             if let old = state.flows[key] {
                 state.heldBytes -= Self.size(of: old)
             } else {
@@ -193,12 +174,10 @@ public final class FlowCache: Sendable {
                 if let old = state.flows.removeValue(forKey: state.order.removeFirst()) { state.heldBytes -= Self.size(of: old) }
                 letGo = true
             }
-            // The start sessions and the steps read against a flow let go go with it: a flow read
-            // again may differ (its file changed), and a session holds its flow.
+            // The start sessions of a flow let go go with it: a flow read again may differ (its
+            // file changed), and a session holds its flow.
             if letGo { state.starts.removeAll() }
-            return letGo
         }
-        if letGo { steps.withLock { $0 = StepMemo() } }
         return loaded
     }
 
@@ -223,11 +202,6 @@ public final class FlowCache: Sendable {
             if state.starts.count < Self.memoLimit { state.starts[key] = session }
         }
         return session
-    }
-
-    /// Runs `body` with the steps read before (one lock for a script's steps).
-    func withStepMemo<Result>(_ body: (inout StepMemo) -> Result) -> Result {
-        steps.withLock(body)
     }
 
     /// The cache key of a flow path: its absolute, normalized form.
@@ -264,81 +238,6 @@ public final class FlowCache: Sendable {
         let here = FileManager.default.currentDirectoryPath + "/"
         if !file.hasPrefix("/"), resolved.hasPrefix(here) { resolved.removeFirst(here.count) }
         return resolved
-    }
-}
-
-/// Steps read before, by the flow file they were checked against and their text as written: a
-/// step written byte for byte as one read before, against the same flow file, reads as the same
-/// step (reading a step depends on nothing else), so it is neither built as JSON nor checked
-/// again. Only steps that were read without a problem are kept. Bounded: at most
-/// `FlowCache.memoLimit` steps of at most `longest` bytes each; any other step is read every time.
-struct StepMemo {
-    static let longest = 1024
-
-    /// Where each kept step is in `kept`, by its key.
-    private var places: [Int: Int] = [:]
-    private var kept: [Kept] = []
-
-    struct Kept {
-        var flow: String
-        var text: [UInt8]
-        var step: SessionScript.Step
-    }
-
-    /// The steps of one flow file: each step's text is keyed from a hasher given the file once.
-    struct Scope {
-        let flow: String
-        private let seed: Hasher
-
-        init(flow: String) {
-            self.flow = flow
-            var hasher = Hasher()
-            hasher.combine(flow)
-            seed = hasher
-        }
-
-        func written(_ text: UnsafeBufferPointer<UInt8>) -> Written {
-            var hasher = seed
-            hasher.combine(bytes: UnsafeRawBufferPointer(text))
-            return Written(flow: flow, text: text, key: hasher.finalize())
-        }
-    }
-
-    /// A step's text as written, the flow file it is read against, and its key.
-    struct Written {
-        let flow: String
-        let text: UnsafeBufferPointer<UInt8>
-        let key: Int
-    }
-
-    /// The step `written` gives, if it was read before.
-    func step(_ written: Written) -> SessionScript.Step? {
-        let text = written.text
-        guard let place = places[written.key], kept[place].flow == written.flow, kept[place].text.count == text.count,
-            kept[place].text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
-        else { return nil }
-        return kept[place].step
-    }
-
-    /// Keeps `step`, read as `written`, while there is room (a key already taken by another step
-    /// keeps that one).
-    mutating func remember(_ step: SessionScript.Step, as written: Written) {
-        guard written.text.count <= Self.longest, kept.count < FlowCache.memoLimit, places[written.key] == nil else { return }
-        places[written.key] = kept.count
-        kept.append(Kept(flow: written.flow, text: Array(written.text), step: step))
-    }
-
-    var count: Int { kept.count }
-}
-
-/// The flow a script's steps are checked against, passed by reference: a `Flow?` handed down
-/// to each step was copied there (a retain of each of its arrays, shared by every script of the
-/// flow) when it was unwrapped.
-final class CheckedFlow {
-    let flow: Flow
-
-    init(_ flow: Flow) {
-        self.flow = flow
     }
 }
 
@@ -389,69 +288,8 @@ public enum ScriptLoader {
         return loaded
     }
 
-    public static func load(bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits = .default) -> ScriptLoad {
-        if let script = read(bytes: bytes, file: file, flows: flows, limits: limits) { return .script(script) }
-        return loadTree(bytes: bytes, file: file, flows: flows, limits: limits)
-    }
-
-    /// The steps of a script: its `steps` member as parsed (nil when it has none), or where each
-    /// step's bytes are, as `read` found them (checked as JSON, not yet read: `readSteps`).
-    enum StepList {
-        case tree(JSONValue?)
-        case read(spans: [Range<Int>])
-    }
-
-    /// Reads a script that has no problem in one pass over its bytes (`JSONStream`): the top
-    /// members' values are built as `JSONValue`s, and each step is checked as JSON and read later
-    /// from its bytes (`readSteps`), or taken from the steps read before. Nil at the first sign of
-    /// any problem (a syntax error, a repeated key, a step that is not an object with one key,
-    /// too many steps, or any problem `assemble` records): then `loadTree` reads the script again
-    /// and names every problem as it always has, so the diagnostics are those of one reader.
-    static func read(bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits) -> SessionScript? {
-        guard JSONStream.mayRead(bytes) else { return nil }
-        typealias Scanned = (top: JSONObject, spans: [Range<Int>])
-        let scanned: Scanned? = bytes.withUnsafeBufferPointer { buffer in
-            var stream = JSONStream(bytes: buffer)
-            var top = JSONObject(minimumCapacity: topKeys.count)
-            var spans: [Range<Int>] = []
-            do throws(JSONStream.Failure) {
-                try stream.beginDocument()
-                guard try stream.nextByte() == UInt8(ascii: "{"), try stream.enterObject() else { return nil }
-                repeat {
-                    let name = try stream.key()
-                    guard top.position(of: name) == nil else { return nil }
-                    guard name == "steps" else {
-                        top.append(name, try stream.read())
-                        continue
-                    }
-                    top.append(name, .null)
-                    guard try stream.nextByte() == UInt8(ascii: "[") else { return nil }
-                    guard try stream.enterArray() else { continue }
-                    spans.reserveCapacity(min(bytes.count / 16, limits.steps))
-                    repeat {
-                        guard spans.count < limits.steps else { return nil }
-                        let start = stream.offset()
-                        try stream.pass()
-                        spans.append(start..<stream.position)
-                    } while try stream.moreElements()
-                } while try stream.moreMembers()
-                try stream.endDocument()
-            } catch {
-                return nil
-            }
-            return (top, spans)
-        }
-        guard let scanned, case .string(SessionScript.format)? = scanned.top["format"] else { return nil }
-        var reader = DocumentReader(file: file, bytes: bytes)
-        let assembled = assemble(
-            scanned.top, steps: .read(spans: scanned.spans), bytes: bytes, file: file, flows: flows, limits: limits,
-            reader: &reader)
-        guard case .script(let script) = assembled else { return nil }
-        return script
-    }
-
     /// Reads a script as a `JSONValue` tree (`JSONParser`) and names every problem it has.
-    static func loadTree(bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits) -> ScriptLoad {
+    public static func load(bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits = .default) -> ScriptLoad {
         let value: JSONValue
         var reader: DocumentReader
         do {
@@ -477,14 +315,12 @@ public enum ScriptLoader {
         default:
             return .notAScript(format: nil)
         }
-        return assemble(object, steps: .tree(object["steps"]), bytes: bytes, file: file, flows: flows, limits: limits, reader: &reader)
+        return assemble(object, bytes: bytes, file: file, flows: flows, limits: limits, reader: &reader)
     }
 
-    /// A session script from its top-level members (`steps` read from `steps`), every problem
-    /// recorded in `reader`.
+    /// A session script from its top-level members, every problem recorded in `reader`.
     static func assemble(
-        _ object: JSONObject, steps list: StepList, bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits,
-        reader: inout DocumentReader
+        _ object: JSONObject, bytes: [UInt8], file: String, flows: FlowCache, limits: ScriptLimits, reader: inout DocumentReader
     ) -> ScriptLoad {
         reader.checkKeys(object, at: .root, allowed: topKeys, required: ["flow", "steps"], what: "a session script")
 
@@ -536,29 +372,17 @@ public enum ScriptLoader {
         }
 
         var steps: [SessionScript.Step] = []
-        var rawSteps = SessionScript.RawSteps.values([])
-        let checked = flow.map(CheckedFlow.init)
-        switch list {
-        case .tree(let value):
-            let list = value.flatMap { reader.array($0, at: .root + "steps", what: "steps") }
-            if let list, list.count > limits.steps {
-                reader.error(
-                    .root + "steps", "over a limit: the script has \(list.count) steps; a script has at most \(limits.steps) (split it)")
-            } else if let list {
-                steps.reserveCapacity(list.count)
-                rawSteps = .values(list)
-                for (index, raw) in list.enumerated() {
-                    if let step = step(raw, path: { .root + "steps" + index }, flow: checked, reader: &reader) { steps.append(step) }
-                }
+        var rawSteps: [JSONValue] = []
+        let list = object["steps"].flatMap { reader.array($0, at: .root + "steps", what: "steps") }
+        if let list, list.count > limits.steps {
+            reader.error(
+                .root + "steps", "over a limit: the script has \(list.count) steps; a script has at most \(limits.steps) (split it)")
+        } else if let list {
+            steps.reserveCapacity(list.count)
+            rawSteps = list
+            for (index, raw) in list.enumerated() {
+                if let step = step(raw, path: { .root + "steps" + index }, flow: flow, reader: &reader) { steps.append(step) }
             }
-        case .read(let spans):
-            // A script read in one pass is read again as a tree when it has a problem, and that
-            // names them all: `read` keeps nothing but a script.
-            guard let checked, !reader.hasProblems,
-                let read = readSteps(spans, bytes: bytes, flow: checked, flowFile: flowFile, flows: flows, reader: &reader)
-            else { return .bad(reader.diagnostics()) }
-            steps = read
-            rawSteps = .spans(spans)
         }
         if reader.hasProblems || flow == nil {
             return .bad(reader.diagnostics() + flowProblems)
@@ -573,62 +397,15 @@ public enum ScriptLoader {
         return .script(script)
     }
 
-    /// The steps of a script read in one pass, from where each is in `bytes`. A step written as a
-    /// step read before against the same flow file is that step (`StepMemo`); any other is read
-    /// from its bytes and checked against `flow`, and remembered. Nil when a step is not an object
-    /// with one key or repeats a key, or at the first problem a step has (recorded in `reader`).
-    static func readSteps(
-        _ spans: [Range<Int>], bytes: [UInt8], flow: CheckedFlow, flowFile: String?, flows: FlowCache, reader: inout DocumentReader
-    ) -> [SessionScript.Step]? {
-        var steps: [SessionScript.Step] = []
-        steps.reserveCapacity(spans.count)
-        let scope = flowFile.map(StepMemo.Scope.init)
-        return bytes.withUnsafeBufferPointer { buffer in
-            var stream = JSONStream(bytes: buffer)
-            return flows.withStepMemo { memo in
-                for (index, span) in spans.enumerated() {
-                    let text = UnsafeBufferPointer(rebasing: buffer[span])
-                    let written = scope?.written(text)
-                    if let written, let known = memo.step(written) {
-                        steps.append(known)
-                        continue
-                    }
-                    guard let member = member(span, in: &stream),
-                        let step = step(
-                            key: member.key, value: member.value, path: { .root + "steps" + index }, flow: flow, reader: &reader),
-                        !reader.hasProblems
-                    else { return nil }
-                    if let written { memo.remember(step, as: written) }
-                    steps.append(step)
-                }
-                return steps
-            }
-        }
-    }
-
-    /// The key and value of the step at `span` of `stream`'s bytes: one object with one member, or nil.
-    static func member(_ span: Range<Int>, in stream: inout JSONStream) -> (key: String, value: JSONValue)? {
-        stream.move(to: span.lowerBound)
-        do throws(JSONStream.Failure) {
-            guard try stream.nextByte() == UInt8(ascii: "{"), try stream.enterObject() else { return nil }
-            let key = try stream.key()
-            let value = try stream.read()
-            guard try !stream.moreMembers(), stream.position == span.upperBound else { return nil }
-            return (key, value)
-        } catch {
-            return nil
-        }
-    }
-
     /// Step `index` of the `steps` list; its path (`$.steps[index]`) is built only to name a problem.
     static func step(_ raw: JSONValue, index: Int, flow: Flow?, reader: inout DocumentReader) -> SessionScript.Step? {
-        step(raw, path: { .root + "steps" + index }, flow: flow.map(CheckedFlow.init), reader: &reader)
+        step(raw, path: { .root + "steps" + index }, flow: flow, reader: &reader)
     }
 
     /// Reads one step. `path` gives the step's path; it is called only where a problem is
     /// recorded (or a check may record one), since building paths was a large part of reading a
     /// script that has no problem.
-    static func step(_ raw: JSONValue, path: () -> JSONPath, flow: CheckedFlow?, reader: inout DocumentReader) -> SessionScript.Step? {
+    static func step(_ raw: JSONValue, path: () -> JSONPath, flow: Flow?, reader: inout DocumentReader) -> SessionScript.Step? {
         guard case .object(let object) = raw else {
             reader.error(path(), "a step must be an object with one key, not \(raw.typeName)")
             return nil
@@ -643,7 +420,7 @@ public enum ScriptLoader {
     }
 
     /// Reads one step from its key and value.
-    static func step(key: String, value: JSONValue, path: () -> JSONPath, flow: CheckedFlow?, reader: inout DocumentReader)
+    static func step(key: String, value: JSONValue, path: () -> JSONPath, flow: Flow?, reader: inout DocumentReader)
         -> SessionScript.Step?
     {
         if let kind = Event.Kind(name: key) {
@@ -771,14 +548,14 @@ public enum ScriptLoader {
     }
 
     /// Names an event uses must exist in the flow (a typo in a field id is a broken script).
-    static func checkAgainstFlow(_ event: Event, at path: () -> JSONPath, flow checked: CheckedFlow, reader: inout DocumentReader) {
+    static func checkAgainstFlow(_ event: Event, at path: () -> JSONPath, flow: Flow, reader: inout DocumentReader) {
         switch event {
-        case .tap(.field(let id)) where checked.flow.fieldIndex(of: id) == nil:
+        case .tap(.field(let id)) where flow.fieldIndex(of: id) == nil:
             var message = "the flow has no field '\(id)'"
-            if let near = reader.hint(for: id, in: checked.flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
+            if let near = reader.hint(for: id, in: flow.fields.map(\.id)) { message += "; did you mean '\(near)'?" }
             reader.error(path(), message)
         case .select(let option):
-            let known = checked.flow.fields.contains { field in
+            let known = flow.fields.contains { field in
                 if case .choice(let options) = field.kind { return options.index(of: option) != nil }
                 return false
             }

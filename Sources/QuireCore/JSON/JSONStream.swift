@@ -1,6 +1,6 @@
-/// The one-pass reader of `JSONScanning` for the package's other modules (the harness reads
-/// session scripts with it): a document's bytes read in order, as strictly as `JSONParser`, with
-/// values that are free-form JSON built as `JSONValue`s.
+/// The one-pass reader of `JSONScanning` for the package's other modules (the harness finds a
+/// step's bytes with it to rewrite them, `quire test --update`): a document's bytes read in
+/// order, as strictly as `JSONParser`, with values that are free-form JSON built as `JSONValue`s.
 ///
 /// It only reads: a syntax error, a broken `JSONLimits` cap or a repeated key throws
 /// `JSONStream.Failure`, and the caller lets `DocumentReader.parse` (`JSONParser`) read the
