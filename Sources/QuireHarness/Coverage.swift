@@ -325,7 +325,7 @@ struct CoverageRecorder {
     }
 
     /// Reads the session as it stands: the current page, each condition's outcome, the errors shown.
-    mutating func observe(_ session: borrowing Session) {
+    mutating func observe(_ session: Session) {
         let page = session.currentPageIndex
         if page != lastPage {
             coverage.pageCurrent[page] += 1
@@ -351,7 +351,7 @@ struct CoverageRecorder {
         guard !emitted.isEmpty else { return }
         tally(event, emitted: emitted)
         guard emitted.contains(where: { if case .ignored = $0 { false } else { true } }) else { return }
-        driver.withSession { observe($0) }
+        observe(driver.session)
     }
 
     private mutating func tally(_ event: Event, emitted: [SessionNotification]) {

@@ -35,7 +35,7 @@ enum Explain {
 
     /// Lines (`why: …`) explaining `mismatches` of a failed expectation; empty when none of
     /// them is about something a rule decides.
-    static func lines(for mismatches: [Mismatch], session: borrowing Session, script: SessionScript, refusal: Refusal?) -> [String] {
+    static func lines(for mismatches: [Mismatch], session: Session, script: SessionScript, refusal: Refusal?) -> [String] {
         var explanations: [Explanation] = []
         var refusalUsed = false
         func add(_ explanation: Explanation) {

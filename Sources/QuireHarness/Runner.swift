@@ -6,18 +6,10 @@ import QuireCore
 public protocol SessionDriver: AnyObject {
     /// The session as it stands after the events so far.
     var session: Session { get }
-    /// Runs `body` with the session as it stands, lent rather than copied.
-    func withSession<Result>(_ body: (borrowing Session) -> Result) -> Result
     /// Delivers one event; `buffer` receives (after being cleared) everything the session emitted.
     func send(_ event: Event, into buffer: inout [SessionNotification])
     /// Goes on from a session restored from a snapshot (the `restart` step).
     func replace(with session: Session)
-}
-
-extension SessionDriver {
-    public func withSession<Result>(_ body: (borrowing Session) -> Result) -> Result {
-        body(session)
-    }
 }
 
 /// The harness's own driver: events go straight to the session.
@@ -26,15 +18,6 @@ public final class DirectDriver: SessionDriver {
 
     public init(_ session: Session) {
         self.session = session
-    }
-
-    public func withSession<Result>(_ body: (borrowing Session) -> Result) -> Result {
-        Self.lend(&session, to: body)
-    }
-
-    /// Lends the stored session itself: an `inout` argument is borrowed where it is kept.
-    private static func lend<Result>(_ session: inout Session, to body: (borrowing Session) -> Result) -> Result {
-        body(session)
     }
 
     public func send(_ event: Event, into buffer: inout [SessionNotification]) {
@@ -116,7 +99,7 @@ public enum Runner {
         var emittedInAll = 0
         var recent = RecentEvents(capacity: options.recentEvents, events: script.steps.count)
         var records: [StepRecord] = []
-        var trace = options.trace ? Trace(initialState: driver.withSession { $0.state }) : nil
+        var trace = options.trace ? Trace(initialState: driver.session.state) : nil
         var traceBudget = (notifications: limits.traceNotifications, changes: limits.traceChanges)
         var failure: Failure? = nil
         var overLimit: Diagnostic? = nil
@@ -157,7 +140,7 @@ public enum Runner {
                 template = FlowCoverage(file: FileWalker.normalized(flowFile), flow: script.flow)
             }
             coverage = CoverageRecorder(template)
-            driver.withSession { coverage!.observe($0) }
+            coverage!.observe(driver.session)
         }
         // Asked once: `coverage != nil` copies the recorder (its flow and counters) to compare it.
         let covering = coverage != nil
@@ -167,7 +150,7 @@ public enum Runner {
         var screenshotStep: Int? = nil
         stepLoop: for (index, step) in script.steps.enumerated() {
             let stepStarted = options.recordSteps ? ContinuousClock.now : nil
-            let before: JSONValue? = trace != nil ? driver.withSession { $0.state } : nil
+            let before: JSONValue? = trace != nil ? driver.session.state : nil
             var lines: [String] = []
             var emitted: ArraySlice<SessionNotification> = []
             var omittedNotifications = 0
@@ -176,10 +159,10 @@ public enum Runner {
             var shotImages: [(label: String, image: String)] = []
             switch step {
             case .event(let event):
-                let inView = keepsAnnouncements ? driver.withSession { $0.errorsInView } : nil
+                let inView = keepsAnnouncements ? driver.session.errorsInView : nil
                 driver.send(event, into: &buffer)
                 if keepsAnnouncements {
-                    stepAnnounced = driver.withSession { $0.announcements(after: event, emitted: buffer, before: inView) }
+                    stepAnnounced = driver.session.announcements(after: event, emitted: buffer, before: inView)
                     announced += stepAnnounced
                 }
                 emittedInAll += buffer.count
@@ -189,7 +172,7 @@ public enum Runner {
                 }
                 if keepsLastEvent { lastEvent = (event, buffer) }
                 if refusal != nil || !buffer.isEmpty { refusal = Explain.refusal(after: event, at: index, emitted: buffer, kept: refusal) }
-                if keepsNotice { _ = driver.withSession { notice.follow(event, emitted: buffer, in: $0) } }
+                if keepsNotice { notice.follow(event, emitted: buffer, in: driver.session) }
                 if covering { coverage!.record(event, emitted: buffer, driver: driver) }
                 if nextCheck[index] != nil {
                     for notification in buffer { window.append(notification) }
@@ -219,34 +202,34 @@ public enum Runner {
                     )
                 }
             case .expect(let expected):
-                let mismatches = driver.withSession { Matcher.match(expected, session: $0) }
+                let mismatches = Matcher.match(expected, session: driver.session)
                 lines = mismatches.flatMap(Report.describe)
                 if !mismatches.isEmpty && !options.update {
-                    lines += driver.withSession { Explain.lines(for: mismatches, session: $0, script: script, refusal: refusal) }
+                    lines += Explain.lines(for: mismatches, session: driver.session, script: script, refusal: refusal)
                 }
                 if options.update && !lines.isEmpty {
                     rewrites.append(
                         Rewrite(
                             step: index, key: "expect",
-                            value: driver.withSession { Update.expectation(expected, session: $0, exactly: false) }))
+                            value: Update.expectation(expected, session: driver.session, exactly: false)))
                     lines = []
                 }
             case .expectExactly(let expected):
-                let mismatches = driver.withSession { Matcher.matchExactly(expected, session: $0) }
+                let mismatches = Matcher.matchExactly(expected, session: driver.session)
                 lines = mismatches.flatMap(Report.describe)
                 if !mismatches.isEmpty && !options.update {
-                    lines += driver.withSession { Explain.lines(for: mismatches, session: $0, script: script, refusal: refusal) }
+                    lines += Explain.lines(for: mismatches, session: driver.session, script: script, refusal: refusal)
                 }
                 if options.update && !lines.isEmpty {
                     rewrites.append(
                         Rewrite(
                             step: index, key: "expectExactly",
-                            value: driver.withSession { Update.expectation(expected, session: $0, exactly: true) }
+                            value: Update.expectation(expected, session: driver.session, exactly: true)
                         ))
                     lines = []
                 }
             case .expectKeyboardFocus(let expected):
-                let actual = driver.withSession { $0.keyboardFocus(after: lastEvent?.event, emitted: lastEvent?.emitted ?? []).name }
+                let actual = driver.session.keyboardFocus(after: lastEvent?.event, emitted: lastEvent?.emitted ?? []).name
                 if actual != expected {
                     lines = ["keyboard focus: expected \(expected), got \(actual)"]
                     if options.update {
@@ -287,7 +270,7 @@ public enum Runner {
                 }
                 announced = []
             case .expectAccessible(let expected):
-                let actual = driver.withSession { $0.accessibleTree }
+                let actual = driver.session.accessibleTree
                 lines = AccessibleCheck.differences(expected: expected, actual: actual)
                 if options.update && !lines.isEmpty {
                     rewrites.append(Rewrite(step: index, key: "expectAccessible", value: .array(actual.map(\.json))))
@@ -328,7 +311,7 @@ public enum Runner {
                 var session = driver.session
                 lines = restart(&session, flow: script.flow)
                 driver.replace(with: session)
-                if covering { driver.withSession { coverage!.restarted($0) } }
+                if covering { coverage!.restarted(driver.session) }
             }
             if let stepStarted {
                 let elapsed = ContinuousClock.now - stepStarted
@@ -336,7 +319,7 @@ public enum Runner {
                     StepRecord(index: index + 1, json: JSONWriter.string(script.rawStep(index)), milliseconds: elapsed.milliseconds))
             }
             if trace != nil, let before {
-                var diff = StateDiff.diff(before, driver.withSession { $0.state })
+                var diff = StateDiff.diff(before, driver.session.state)
                 let omittedChanges = max(0, diff.count - traceBudget.changes)
                 diff.removeLast(omittedChanges)
                 traceBudget.changes -= diff.count
@@ -386,7 +369,7 @@ public enum Runner {
             if let overLimit { .bad([overLimit]) } else { failure.map(ScriptResult.Status.failed) ?? .passed }
         return ScriptResult(
             file: script.file, name: script.name, status: status, milliseconds: elapsed, steps: records, trace: trace,
-            description: script.description, finalState: options.finalState ? driver.withSession { $0.state } : nil,
+            description: script.description, finalState: options.finalState ? driver.session.state : nil,
             coverage: coverage?.coverage, notifications: digest.map { (emittedInAll, $0.finalize()) }, rewrites: rewrites)
     }
 
@@ -476,164 +459,5 @@ public enum Runner {
         window.reset(for: expectation)
         for notification in notifications { window.append(notification) }
         return window.containsRun(expectation)
-    }
-}
-
-/// The last events a failure report lists, each with its notifications' codes. Every event's
-/// codes go onto one list and the event notes where its codes end: recording an event is an
-/// append, and the lists are cut back to the last `capacity` events once either holds more
-/// than `kept` entries (65,536) (a script has up to `ScriptLimits.steps` steps and emits up
-/// to `ScriptLimits.notifications`).
-struct RecentEvents {
-    let capacity: Int
-    /// Each recorded event's step and the end of its codes in `codes`.
-    private var events: [(step: Int, end: Int)] = []
-    private var codes: [UInt8] = []
-
-    /// How many entries a list holds before it is cut back (`kept`).
-    let kept: Int
-
-    init(capacity: Int, events expected: Int = 0, kept: Int = 1 << 16) {
-        self.capacity = max(0, capacity)
-        self.kept = kept
-        events.reserveCapacity(self.capacity > 0 ? expected : 0)
-        codes.reserveCapacity(self.capacity > 0 ? expected : 0)
-    }
-
-    mutating func record(step: Int, _ notifications: [SessionNotification]) {
-        guard capacity > 0 else { return }
-        for notification in notifications { codes.append(NotificationCode.of(notification.kind)) }
-        events.append((step, codes.count))
-        if codes.count > kept || events.count > kept { dropOlder() }
-    }
-
-    /// The first of the last `capacity` events.
-    private var firstKept: Int { events.count - min(events.count, capacity) }
-
-    /// Where the codes of event `index` start in `codes`.
-    private func codesStart(_ index: Int) -> Int { index == 0 ? 0 : events[index - 1].end }
-
-    /// Forgets the events before the last `capacity` and their codes.
-    private mutating func dropOlder() {
-        let first = firstKept
-        let start = codesStart(first)
-        codes.removeFirst(start)
-        events.removeFirst(first)
-        for index in events.indices { events[index].end -= start }
-    }
-
-    /// Oldest first.
-    var inOrder: [(step: Int, codes: [UInt8])] {
-        (firstKept..<events.count).map { index in (events[index].step, Array(codes[codesStart(index)..<events[index].end])) }
-    }
-}
-
-public struct StepRecord: Sendable, Hashable {
-    public var index: Int
-    public var json: String
-    public var milliseconds: Double
-}
-
-public struct RecentEvent: Sendable, Hashable {
-    public var step: Int
-    public var json: String
-    public var notifications: [String]
-}
-
-/// What a front found comparing its window with an `expectScreenshot` baseline.
-public struct ScreenshotCheck: Sendable {
-    /// Why it differs; empty when it matches (or the baseline was written).
-    public var lines: [String]
-    /// Pictures for the trace: `expected`, `actual`, `difference` (paths relative to it).
-    public var images: [(label: String, image: String)]
-
-    public init(lines: [String] = [], images: [(label: String, image: String)] = []) {
-        self.lines = lines
-        self.images = images
-    }
-}
-
-public struct Failure: Sendable, Hashable {
-    /// 1-based step number.
-    public var step: Int
-    /// `file:line:column` of the step.
-    public var location: String
-    public var stepJSON: String
-    /// Why: one line per mismatch (objects as a -/+ diff).
-    public var lines: [String]
-    public var recent: [RecentEvent]
-
-    /// The first line, for one-line reporters.
-    public var summary: String { "\(location): step \(step): \(lines.first ?? "failed")" }
-}
-
-public struct ScriptResult: Sendable {
-    public enum Status: Sendable {
-        case passed
-        case failed(Failure)
-        case bad([Diagnostic])
-        /// A JSON file in a folder that is not a session script.
-        case skipped
-    }
-
-    public var file: String
-    public var name: String
-    public var status: Status
-    public var milliseconds: Double
-    public var steps: [StepRecord] = []
-    public var trace: Trace? = nil
-    /// The script's `description`, when it has one.
-    public var description: String? = nil
-    /// The state after the last step run (every step when it passed), when asked for.
-    public var finalState: JSONValue? = nil
-    /// What the script exercised of its flow, with `--coverage`.
-    public var coverage: FlowCoverage? = nil
-    /// With `repeatEach`: how many notifications the script's events emitted, and a digest of
-    /// them (the same in one process for the same notifications in the same order).
-    public var notifications: (count: Int, digest: Int)? = nil
-    /// With `Runner.Options.update` (`quire test --update`): the expectations rewritten.
-    public var rewrites: [Rewrite] = []
-    /// The script's identity in reports (a JUnit `classname` and `name`), from its path; it
-    /// stays the same when the script turns bad. Set by `Suite`.
-    public var id = TestID()
-}
-
-extension Duration {
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-}
-
-/// Differences between two states, as `path: before → after` lines or structured entries.
-public enum StateDiff {
-    public struct Entry: Sendable, Hashable, CustomStringConvertible {
-        public var path: JSONPath
-        public var before: JSONValue?
-        public var after: JSONValue?
-
-        public var description: String {
-            "\(path): \(before.map { JSONWriter.string($0) } ?? "(none)") → \(after.map { JSONWriter.string($0) } ?? "(none)")"
-        }
-
-        public var json: JSONValue {
-            ["path": .string(path.description), "before": before ?? .null, "after": after ?? .null]
-        }
-    }
-
-    public static func diff(_ before: JSONValue, _ after: JSONValue, at path: JSONPath = .root) -> [Entry] {
-        var entries: [Entry] = []
-        diff(before, after, at: path, into: &entries)
-        return entries
-    }
-
-    static func diff(_ before: JSONValue?, _ after: JSONValue?, at path: JSONPath, into entries: inout [Entry]) {
-        switch (before, after) {
-        case (.object(let a)?, .object(let b)?):
-            for (key, value) in a { diff(value, b[key], at: path + key, into: &entries) }
-            for (key, value) in b where a[key] == nil { entries.append(Entry(path: path + key, before: nil, after: value)) }
-        default:
-            if before != after { entries.append(Entry(path: path, before: before, after: after)) }
-        }
     }
 }

@@ -46,7 +46,7 @@ public enum Update {
     }
 
     /// An `expect` or `expectExactly` object made true of `session`.
-    static func expectation(_ expected: JSONObject, session: borrowing Session, exactly: Bool) -> JSONValue {
+    static func expectation(_ expected: JSONObject, session: Session, exactly: Bool) -> JSONValue {
         var out = JSONObject()
         for (key, value) in expected {
             out.append(key, project(value, session.stateValue(key), exactly: exactly) ?? value)

@@ -149,7 +149,7 @@ public enum WitnessSearch {
             walks += 1
             let driver = DirectDriver(Session(flow: flow))
             var recorder = CoverageRecorder(empty)
-            driver.withSession { recorder.observe($0) }
+            recorder.observe(driver.session)
             var steps: [Step] = []
             var gained: [String] = []
             /// Performs a step, recording its coverage; false when a restart did not come back equal.
@@ -173,7 +173,7 @@ public enum WitnessSearch {
             }
             let prefix = steps.count
             var keep = 0
-            var state: JSONValue = driver.withSession { $0.state }
+            var state: JSONValue = driver.session.state
             var sent = 0
             walk: while sent < bounds.steps {
                 // One draw in 40 a restart (the snapshot's round trip is a move of its own). One
@@ -185,8 +185,7 @@ public enum WitnessSearch {
                 let step: Step
                 if random.below(40) == 0 {
                     step = .restart
-                } else if random.below(2) == 0, case let local = driver.withSession({ localEvents($0, toolbars: toolbars) }), !local.isEmpty
-                {
+                } else if random.below(2) == 0, case let local = localEvents(driver.session, toolbars: toolbars), !local.isEmpty {
                     step = .event(local[random.below(local.count)])
                 } else {
                     step = .event(events[random.below(events.count)])
@@ -201,7 +200,7 @@ public enum WitnessSearch {
                     if !new.isEmpty {
                         gained += new.sorted()
                         keep = steps.count
-                        state = driver.withSession { $0.state }
+                        state = driver.session.state
                     }
                 }
             }
