@@ -8,7 +8,8 @@ on GTK 4.8, so the case gives it a focus change to start from), Alt+Right to pag
 Name entry and Tab past it empty (its error revealed where focus no longer is), Escape out of the
 choice list, Alt+Right refused on the empty name, "Ada" typed, Alt+Right to page 3, Up Up to Focus
 time and Space (the duration picker opens on its hours wheel), Up, Right, Up, Return, Alt+Right
-twice, Return on Finish. Heard, in order: every page's arrival ("About you, page 2 of 5"), the
+twice, Return on Finish. Heard, in order: every page's arrival ("About you, page 2 of 5") with its
+body after it ("Tell us what to call you."), the
 revealed error ("Name: Required"), the refusal's error ("Name: Required" again), the wheels' names
 ("Focus time, hours", "Focus time, min") and a value on opening and on every turn, "Finished"; and
 no line naming a GType (`Gtk[A-Z]`). The texts are the core's announcements (CONTRACT §6.4), the
@@ -38,6 +39,9 @@ TEXTS = {
     "en": {
         "pages": ["About you, page 2 of 5", "Your focus time, page 3 of 5", "Break reminder, page 4 of 5",
                   "All set, page 5 of 5"],
+        # Each page's body, said after its arrival (the reminder page has none).
+        "bodies": ["Tell us what to call you.", "How long is one focus session?", None,
+                   "You can change the focus time and the reminder time any time in Preferences."],
         "name_error": "Name: Required",
         "hours": "Focus time, hours",
         "minutes": "Focus time, min",
@@ -46,6 +50,8 @@ TEXTS = {
     "ja": {
         "pages": ["あなたについて、5ページ中2ページ目", "集中する時間、5ページ中3ページ目",
                   "休憩のリマインダー、5ページ中4ページ目", "準備完了、5ページ中5ページ目"],
+        "bodies": ["お名前を教えてください。", "1回の集中時間はどれくらいですか", None,
+                   "集中時間とリマインドまでの時間は、いつでも設定で変更できます。"],
         "name_error": "名前: 入力してください",
         "hours": "集中時間, 時間",
         "minutes": "集中時間, 分",
@@ -166,6 +172,7 @@ def walk(t, locale):
 
         heard = listen.do("Alt+Right: page 2", "alt+Right", settle=0.8)
         listen.expect(heard, texts["pages"][0], "page 2 reached")
+        listen.expect(heard, texts["bodies"][0], "page 2's body read on arrival")
         heard = listen.do("Up, Up: the Name entry", "Up", "Up")
         t.expect(any(line.startswith(texts["name_error"].split(":")[0]) for line in heard),
                  f"Up Up did not land on the Name entry: {heard}")
@@ -177,6 +184,7 @@ def walk(t, locale):
         listen.do("Ada typed", typed="Ada", settle=0.3, speech=False)
         heard = listen.do("Alt+Right: page 3", "alt+Right", settle=0.8)
         listen.expect(heard, texts["pages"][1], "page 3 reached")
+        listen.expect(heard, texts["bodies"][1], "page 3's body read on arrival")
 
         listen.do("Up, Up: Focus time", "Up", "Up")
         heard = listen.do("Space: the duration picker", "space", settle=0.8)
@@ -196,6 +204,7 @@ def walk(t, locale):
         listen.expect(heard, texts["pages"][2], "page 4 reached")
         heard = listen.do("Alt+Right: page 5", "alt+Right", settle=0.8)
         listen.expect(heard, texts["pages"][3], "page 5 reached")
+        listen.expect(heard, texts["bodies"][3], "page 5's body read on arrival")
         heard = listen.do("Return on Finish", "Return", settle=0.8)
         listen.expect(heard, texts["finished"], "the walkthrough finished")
         t.completed = True

@@ -8,10 +8,16 @@ public struct Announcement: Sendable, Hashable {
 
     public var text: String
     public var priority: Priority
+    /// What a front's screen reader speaks: `text`, and on a page's arrival the page's body after
+    /// it, as a status page's description is read with its title ("About you, page 2 of 5. Tell
+    /// us what to call you."). Not part of the contract's announcement (CONTRACT §6.4): scripts,
+    /// traces and the C API's `announce` see `text` and `priority` only.
+    public var spoken: String
 
-    public init(_ text: String, _ priority: Priority) {
+    public init(_ text: String, _ priority: Priority, spoken: String? = nil) {
         self.text = text
         self.priority = priority
+        self.spoken = spoken ?? text
     }
 
     /// `{"text", "priority"}`, as scripts (`expectAnnounced`) and traces show it.
@@ -66,8 +72,10 @@ extension Session {
         for notification in emitted {
             switch notification {
             case .pageDidChange(_, let to, true):
-                let page = to < pageCount ? flow.pages[page(atVisible: to)].title?.resolve(locale) : nil
-                said.append(Announcement(strings.arrivedAt(page, to + 1, pageCount), .polite))
+                let arrived = to < pageCount ? flow.pages[page(atVisible: to)] : nil
+                let text = strings.arrivedAt(arrived?.title?.resolve(locale), to + 1, pageCount)
+                let body = arrived?.body?.resolve(locale) ?? ""
+                said.append(Announcement(text, .polite, spoken: body.isEmpty ? text : strings.sentences(text, body)))
             case .refused(.maxLength, let errors):
                 if let first = errors.first, let line = errorLine(first) { said.append(Announcement(line, .polite)) }
             case .applyRequested(let page, _):

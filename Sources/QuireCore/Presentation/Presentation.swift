@@ -319,6 +319,10 @@ public struct Strings: Sendable {
         return japanese ? "\(title)、\(count)ページ中\(page)ページ目" : "\(title), page \(page) of \(count)"
     }
 
+    /// Two sentences spoken as one: "About you, page 2 of 5. Tell us what to call you.";
+    /// "あなたについて、5ページ中2ページ目。お名前を教えてください。".
+    public func sentences(_ first: String, _ second: String) -> String { japanese ? first + "。" + second : first + ". " + second }
+
     public var finished: String { japanese ? "完了しました" : "Finished" }
     public var cancelled: String { japanese ? "キャンセルしました" : "Cancelled" }
     /// An apply the user stopped.

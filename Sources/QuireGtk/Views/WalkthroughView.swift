@@ -124,9 +124,9 @@ public final class WalkthroughView: SessionView {
             host.session.completed == nil
             ? { [root] in root.announce($0, assertive: $1) } : { [root] in root.announceLater($0, assertive: $1) }
         if Widget.canAnnounce {
-            for announcement in said { announce(announcement.text, announcement.priority == .assertive) }
+            for announcement in said { announce(announcement.spoken, announcement.priority == .assertive) }
         } else {
-            announce(said.map(\.text).joined(separator: ". "), said.contains { $0.priority == .assertive })
+            announce(said.map(\.spoken).joined(separator: ". "), said.contains { $0.priority == .assertive })
         }
         onAnnounce?(said)
     }
