@@ -5,17 +5,13 @@ import Testing
 /// What assistive technology is told, worded by the core so every front says the same: the page
 /// name a page change announces, and a duration wheel's value in words.
 @Suite struct AccessibleNamesTests {
-    func demo() throws -> Flow {
-        try Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/focus-onboarding.json").path)
-    }
-
     @Test func thePageNameIsItsTitleAndWhereItStands() throws {
-        var session = Session(flow: try demo())
+        var session = Session(flow: try demoFlow())
         #expect(session.chrome.pageName == "Welcome — page 1 of 5")
         session.run(.tap(.button(.next)), .settle)
         #expect(session.chrome.pageName == "About you — page 2 of 5")
         #expect(session.presentation["chrome"]?["pageName"] == "About you — page 2 of 5")
-        var japanese = Session(flow: try demo(), locale: "ja")
+        var japanese = Session(flow: try demoFlow(), locale: "ja")
         japanese.run(.tap(.button(.next)), .settle)
         #expect(japanese.chrome.pageName == "あなたについて — 5ページ中2ページ目")
         // Hiding a page renumbers the others (the reminder page goes with its toggle).
@@ -30,7 +26,7 @@ import Testing
     }
 
     @Test func aWheelsValueIsInWords() throws {
-        var session = Session(flow: try demo())
+        var session = Session(flow: try demoFlow())
         session.run(.tap(.button(.next)), .settle, .tap(.field("userName")), .type("Ada"), .tap(.button(.next)), .settle)
         session.run(.tap(.field("focusTime")))
         let wheels = try #require(session.chrome.input?.wheels)
@@ -44,7 +40,7 @@ import Testing
     }
 
     @Test func reducedMotionLandsMovesAtOnceAndPausesAutoAdvance() throws {
-        var session = Session(flow: try demo())
+        var session = Session(flow: try demoFlow())
         session.reducedMotion = true
         session.run(.tap(.button(.next)))
         #expect(session.currentIndex == 1 && session.pager.position == 1 && session.transition == nil)

@@ -4,12 +4,8 @@ import Testing
 
 /// `Session.accessibleTree`: what a front must expose for the current page (`expectAccessible`).
 @Suite struct AccessibleTreeTests {
-    func demo() throws -> Flow {
-        try Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/focus-onboarding.json").path)
-    }
-
     @Test func theFirstPageIsItsTextsAndTheBarUnderIt() throws {
-        let session = Session(flow: try demo())
+        let session = Session(flow: try demoFlow())
         #expect(
             session.accessibleTree.map(\.line) == [
                 #"label "Welcome""#,
@@ -22,7 +18,7 @@ import Testing
     }
 
     @Test func aRefusedRequiredFieldIsInvalidAndDescribedByItsError() throws {
-        var session = Session(flow: try demo())
+        var session = Session(flow: try demoFlow())
         session.run(.tap(.button(.next)), .settle)
         let name = try #require(session.accessibleTree.first { $0.role == .text })
         #expect(name == AccessibleElement(.text, "Name", states: [.required]))
@@ -39,7 +35,7 @@ import Testing
     }
 
     @Test func anOpenPickerFollowsTheBarAndTheLastPageShowsFinish() throws {
-        var session = Session(flow: try demo())
+        var session = Session(flow: try demoFlow())
         session.run(.tap(.button(.next)), .settle, .tap(.field("userName")), .type("Ada"), .tap(.field("feedLanguage")))
         var tail = session.accessibleTree.suffix(3).map(\.line)
         #expect(tail == [#"list "Feed language""#, #"list item "English" [selected]"#, #"list item "日本語""#])
@@ -56,7 +52,7 @@ import Testing
     }
 
     @Test func japaneseNamesComeFromTheSameStrings() throws {
-        var session = Session(flow: try demo(), locale: "ja")
+        var session = Session(flow: try demoFlow(), locale: "ja")
         session.run(.tap(.button(.next)), .settle)
         #expect(session.accessibleTree.contains(AccessibleElement(.slider, "5ページ中2ページ目", value: "5ページ中2ページ目")))
         #expect(session.accessibleTree.contains(AccessibleElement(.pushButton, "フィードの言語: English")))

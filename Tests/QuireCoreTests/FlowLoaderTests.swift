@@ -6,6 +6,11 @@ import Testing
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
+/// The demo flow (`data/flows/focus-onboarding.json`), which many tests walk.
+func demoFlow() throws -> Flow {
+    try Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/focus-onboarding.json").path)
+}
+
 @Suite struct FlowLoaderTests {
     @Test func theDemoFlowLoads() throws {
         let flow = try Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/focus-onboarding.json").path)

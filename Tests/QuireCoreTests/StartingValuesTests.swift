@@ -5,12 +5,8 @@ import Testing
 
 /// `Session(flow:startingWith:)`: a walkthrough run again starts from the answers given (issue 20).
 @Suite struct StartingValuesTests {
-    func demo() throws -> Flow {
-        try Flow.load(contentsOf: repositoryRoot.appendingPathComponent("data/flows/focus-onboarding.json").path)
-    }
-
     @Test func valuesTheFieldsCanHoldReplaceTheDefaults() throws {
-        let flow = try demo()
+        let flow = try demoFlow()
         var values = JSONObject()
         values.append("userName", "Aki")
         values.append("feedLanguage", "ja")
@@ -26,7 +22,7 @@ import Testing
     }
 
     @Test func whatAFieldCannotHoldLeavesItsDefault() throws {
-        let flow = try demo()
+        let flow = try demoFlow()
         var values = JSONObject()
         values.append("userName", .string(String(repeating: "x", count: 41)))  // maxLength 40
         values.append("feedLanguage", "fr")  // not an option
@@ -45,7 +41,7 @@ import Testing
     }
 
     @Test func anEmptyObjectIsAFreshSession() throws {
-        let flow = try demo()
+        let flow = try demoFlow()
         #expect(Session(flow: flow, locale: "ja", startingWith: JSONObject()) == Session(flow: flow, locale: "ja"))
     }
 }
