@@ -50,10 +50,45 @@ struct Pager: Sendable, Equatable {
     /// Runs `animation` from where the pager is (a new move, a retarget, a spring-back).
     mutating func animate(_ animation: Animation) { motion = .animating(animation) }
 
-    /// A drag at `position` (already banded).
-    mutating func drag(_ drag: Drag, at position: Double) {
-        self.position = position
+    /// Moves `update` to where its offset puts the pager — rubber-banded where `neighbour`, the
+    /// page the flow opens that way, is not open — and makes it the running motion. The page it
+    /// reveals is the one next to the position, away from the page shown, at most one page from
+    /// the anchor: the anchor itself or the open neighbour. Returns the visible index (of
+    /// `count` pages) to announce when the drag reveals a page it had not announced.
+    mutating func move(_ update: Drag, neighbour: Session.DragNeighbour, count: Int) -> Int? {
+        var drag = update
+        let raw = drag.offset(in: viewportWidth)
+        position = drag.anchor + Self.band(raw, open: raw == 0 || neighbour.isOpen)
+        let current = Double(currentIndex)
+        drag.revealed = nil
+        var announce: Int? = nil
+        // A takeover keeps its target until the finger moves (CONTRACT §6.6): at touch-down
+        // (no offset yet) it reveals nothing, wherever the interrupted animation left the pager.
+        if position != current && !(drag.heading != nil && drag.dx == 0) {
+            var coordinate = position > current ? (position - 1e-9).rounded(.up) : (position + 1e-9).rounded(.down)
+            coordinate = min(drag.anchor + 1, max(drag.anchor - 1, coordinate))
+            if coordinate != current {
+                if coordinate == drag.anchor {
+                    drag.revealed = coordinate
+                    announce = Session.normalize(coordinate, count: count)
+                } else if case .open(let at, let index) = neighbour, at == coordinate {
+                    drag.revealed = coordinate
+                    announce = index
+                }
+            }
+        }
+        var announced: Int? = nil
+        if let index = announce, index != drag.announced {
+            drag.announced = index
+            announced = index
+        }
+        // `to` changes only when the drag reveals a different page than the takeover's target.
+        if let revealed = drag.revealed, Session.normalize(revealed, count: count) != drag.heading {
+            drag.heading = nil
+            drag.headingAt = nil
+        }
         motion = .dragging(drag)
+        return announced
     }
 
     /// Ends any motion, standing at `position` (a spring-back landed, a cancel).
@@ -177,6 +212,10 @@ struct Drag: Sendable, Hashable {
     /// Where that animation was heading, as a position (with `wrap`, the lap it ran on): the
     /// transition's `progress` is the fraction of the way there. Nil with `heading`.
     var headingAt: Double? = nil
+
+    /// The drag's offset in pages from its anchor, before any rubber band, on a pager
+    /// `viewportWidth` pixels wide.
+    func offset(in viewportWidth: Double) -> Double { (start - anchor) - dx / viewportWidth }
 }
 
 /// An ease-out animation from `start` to `target` (positions), `elapsed` microseconds in.

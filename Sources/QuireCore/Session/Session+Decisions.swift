@@ -148,6 +148,11 @@ extension Session {
         case held
         /// The page a drag that way reveals: its position and visible index.
         case open(position: Double, index: Int)
+
+        var isOpen: Bool {
+            if case .open = self { return true }
+            return false
+        }
     }
 
     /// The page a drag from `anchor` in `direction` (+1 forward, -1 back) reveals.
@@ -214,7 +219,7 @@ extension Session {
             let page = vx < 0 ? (pager.position + 1e-9).rounded(.down) + 1 : (pager.position - 1e-9).rounded(.up) - 1
             direction = Int(min(1, max(-1, page - drag.anchor)))
         } else {
-            let covered = rawOffset(drag)
+            let covered = drag.offset(in: viewportWidth)
             direction = covered >= settings.snapDistance ? 1 : covered <= -settings.snapDistance ? -1 : 0
         }
         guard direction != 0 else { return .springBack }

@@ -188,7 +188,7 @@ extension Session {
                 // one the pager was never let reach: the anchor is the page it springs back to
                 // (the content edge a scroll view bounces back to).
                 let target = animation.target
-                if anchor != target, target == Double(currentIndex), !isOpen(dragNeighbour(from: target, anchor > target ? 1 : -1)) {
+                if anchor != target, target == Double(currentIndex), !dragNeighbour(from: target, anchor > target ? 1 : -1).isOpen {
                     anchor = target
                 }
                 // A spring-back heads to the page shown: its takeover keeps that one (§6.6).
@@ -199,16 +199,11 @@ extension Session {
         // Inside a rubber band, the start is kept unscaled (as if the band were not there), so
         // the position does not jump when the band scales it again.
         let offset = pager.position - anchor
-        let open = offset == 0 || isOpen(dragNeighbour(from: anchor, offset > 0 ? 1 : -1))
+        let open = offset == 0 || dragNeighbour(from: anchor, offset > 0 ? 1 : -1).isOpen
         updateDrag(
             Drag(
                 anchor: anchor, start: anchor + Pager.unband(offset, open: open), announced: pager.motion?.announced, heading: heading,
                 headingAt: headingAt))
-    }
-
-    func isOpen(_ neighbour: DragNeighbour) -> Bool {
-        if case .open = neighbour { return true }
-        return false
     }
 
     mutating func dragUpdate(dx: Double, _ event: Event) {
@@ -217,46 +212,14 @@ extension Session {
         updateDrag(drag)
     }
 
-    /// The drag's offset in pages from its anchor, before any rubber band.
-    func rawOffset(_ drag: Drag) -> Double { (drag.start - drag.anchor) - drag.dx / viewportWidth }
-
-    /// Moves the pager to where `drag` puts it and makes it the running motion.
-    mutating func updateDrag(_ update: Drag) {
-        var drag = update
-        let raw = rawOffset(drag)
-        let direction = raw > 0 ? 1 : -1
-        let neighbour = raw == 0 ? DragNeighbour.none : dragNeighbour(from: drag.anchor, direction)
-        pager.drag(drag, at: drag.anchor + Pager.band(raw, open: raw == 0 || isOpen(neighbour)))
-        // The page being revealed: the one next to the position, away from the page shown, at
-        // most one page from the anchor.
-        let current = Double(currentIndex)
-        drag.revealed = nil
-        var announce: Int? = nil
-        // A takeover keeps its target until the finger moves (CONTRACT §6.6): at touch-down
-        // (no offset yet) it reveals nothing, wherever the interrupted animation left the pager.
-        if pager.position != current && !(drag.heading != nil && drag.dx == 0) {
-            var coordinate = pager.position > current ? (pager.position - 1e-9).rounded(.up) : (pager.position + 1e-9).rounded(.down)
-            coordinate = min(drag.anchor + 1, max(drag.anchor - 1, coordinate))
-            if coordinate != current {
-                if coordinate == drag.anchor {
-                    drag.revealed = coordinate
-                    announce = normalize(coordinate)
-                } else if case .open(let at, let index) = neighbour, at == coordinate {
-                    drag.revealed = coordinate
-                    announce = index
-                }
-            }
-        }
-        if let index = announce, index != drag.announced {
-            drag.announced = index
+    /// Moves the pager to where `drag` puts it, past the neighbour the flow opens that way (the
+    /// gate, an end); the pager says which page to announce.
+    mutating func updateDrag(_ drag: Drag) {
+        let raw = drag.offset(in: viewportWidth)
+        let neighbour = raw == 0 ? DragNeighbour.none : dragNeighbour(from: drag.anchor, raw > 0 ? 1 : -1)
+        if let index = pager.move(drag, neighbour: neighbour, count: pageCount) {
             emit(.pageWillChange(from: currentIndex, to: index))
         }
-        // `to` changes only when the drag reveals a different page than the takeover's target.
-        if let revealed = drag.revealed, normalize(revealed) != drag.heading {
-            drag.heading = nil
-            drag.headingAt = nil
-        }
-        pager.drag(drag, at: pager.position)
     }
 
     mutating func dragEnd(vx: Double, _ event: Event) {
