@@ -65,7 +65,9 @@ var quireDependencies: [Target.Dependency] = [
 var quireSettings: [SwiftSetting] = []
 
 var targets: [Target] = [
-    .target(name: "QuireCore"),
+    // JSON: reading with positions, writing, paths and diagnostics (no flow, no session).
+    .target(name: "QuireJSON"),
+    .target(name: "QuireCore", dependencies: ["QuireJSON"]),
     .target(name: "QuireHarness", dependencies: ["QuireCore"]),
     .testTarget(
         name: "QuireCoreTests",

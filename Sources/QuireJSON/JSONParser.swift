@@ -106,7 +106,7 @@ public struct JSONParser {
 
     /// Whether a reader may scan `bytes` at all: within `limits.documentBytes` and UTF-8. When
     /// not, `parse` names what is wrong.
-    static func mayScan(_ bytes: [UInt8], limits: JSONLimits) -> Bool {
+    package static func mayScan(_ bytes: [UInt8], limits: JSONLimits) -> Bool {
         bytes.count <= limits.documentBytes && otherEncoding(bytes) == nil
     }
 
@@ -187,7 +187,7 @@ public struct JSONParser {
         }
 
         /// `trail` as a path, each key read again from its offset.
-        var path: JSONPath {
+        package var path: JSONPath {
             JSONPath(
                 components: trail.map { mark in
                     guard mark >= 0 else { return .index(-1 - mark) }
@@ -213,7 +213,7 @@ public struct JSONParser {
             return value
         }
 
-        mutating func skipWhitespace() {
+        package mutating func skipWhitespace() {
             while at < bytes.count {
                 switch bytes[at] {
                 case 0x20, 0x0A, 0x0D, 0x09: at += 1
@@ -246,7 +246,7 @@ public struct JSONParser {
             }
         }
 
-        mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        package mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
             let start = at
             let count = word.utf8CodeUnitCount
             let pointer = word.utf8Start

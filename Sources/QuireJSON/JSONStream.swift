@@ -9,17 +9,17 @@ package struct JSONStream: JSONScanning {
     /// The document is not well-formed JSON, or breaks a limit: `JSONParser` says why.
     package struct Failure: Error {}
 
-    let bytes: UnsafeBufferPointer<UInt8>
-    let limits: JSONLimits
-    let prefix = JSONPath.root
-    var at = 0
-    var depth = 0
-    var steps: [JSONStep] = []
-    var scratch: [UInt8] = []
-    var usedScratch = false
-    var reportsDuplicates = true
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package let limits: JSONLimits
+    package let prefix = JSONPath.root
+    package var at = 0
+    package var depth = 0
+    package var steps: [JSONStep] = []
+    package var scratch: [UInt8] = []
+    package var usedScratch = false
+    package var reportsDuplicates = true
     /// Where `JSONScanning` records repeated keys (`read()` throws for them instead).
-    var document = DocumentReader(file: "", bytes: [])
+    package var document = DocumentReader(file: "", bytes: [])
 
     /// `bytes` must stay valid while the stream is used.
     package init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits = .default) {

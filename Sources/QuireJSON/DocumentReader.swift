@@ -72,7 +72,7 @@ public struct DocumentReader: Sendable {
     }
 
     /// A problem recorded by another reader of the same document (repeated keys have an `offset`).
-    mutating func append(_ problem: Problem) {
+    package mutating func append(_ problem: Problem) {
         guard problems.count < Self.keptProblemLimit else {
             uncountedProblems += 1
             return
@@ -82,7 +82,7 @@ public struct DocumentReader: Sendable {
 
     /// Records a problem at `path` whose message is known later (`setMessage`); nil when the
     /// problem is only counted.
-    mutating func reserve(_ path: JSONPath) -> Int? {
+    package mutating func reserve(_ path: JSONPath) -> Int? {
         guard problems.count < Self.keptProblemLimit else {
             uncountedProblems += 1
             return nil
@@ -91,7 +91,7 @@ public struct DocumentReader: Sendable {
         return problems.count - 1
     }
 
-    mutating func setMessage(_ message: String, ofProblem index: Int) {
+    package mutating func setMessage(_ message: String, ofProblem index: Int) {
         problems[index].message = message
     }
 
@@ -258,7 +258,7 @@ public struct DocumentReader: Sendable {
     /// Optimal string alignment distance (insertions, deletions, substitutions and swaps of
     /// neighbours), exact up to `limit` and `limit + 1` for anything further. Only the diagonal
     /// band of width `2 × limit + 1` is computed, so the cost is O(length × limit).
-    static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+    package static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
         var rows = EditRows()
         return editDistance(a, b, limit: limit, rows: &rows)
     }

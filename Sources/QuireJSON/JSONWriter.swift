@@ -28,7 +28,7 @@ public enum JSONWriter {
 
     /// `number(_:)`'s text appended to `out`; a whole number is written digit by digit, with no
     /// `String` made for it.
-    static func writeNumber(_ number: Double, into out: inout JSONOutput) {
+    package static func writeNumber(_ number: Double, into out: inout JSONOutput) {
         guard number.rounded() == number && abs(number) < 1e15 else {
             var text = "\(number)"
             text.withUTF8 { out.append($0) }
@@ -61,7 +61,7 @@ public enum JSONWriter {
 
     /// A JSON string literal: quotes, backslashes and control characters (C0, DEL, C1, U+2028
     /// and U+2029, which end lines in some readers) are escaped; everything else is copied as is.
-    static func writeString(_ text: String, into out: inout JSONOutput) {
+    package static func writeString(_ text: String, into out: inout JSONOutput) {
         // Most strings (ids, ASCII answers) have nothing to escape.
         if let written = text.utf8.withContiguousStorageIfAvailable({ out.appendPlainString($0) }), written { return }
         out.append(UInt8(ascii: "\""))
@@ -119,7 +119,7 @@ public enum JSONWriter {
         }
     }
 
-    static func write(_ value: JSONValue, style: Style, indent: Int, into out: inout JSONOutput) {
+    package static func write(_ value: JSONValue, style: Style, indent: Int, into out: inout JSONOutput) {
         switch value {
         case .null: out.append("null")
         case .bool(let bool): out.append(bool ? "true" : "false")
@@ -168,21 +168,21 @@ public enum JSONWriter {
 /// The writer's output: bytes stored through a pointer into memory that grows by doubling, so
 /// an append is a bounds check and a copy (an `Array` also checks that its buffer is unique, on
 /// every append). `bytes` copies them out once.
-struct JSONOutput: ~Copyable {
+package struct JSONOutput: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
 
-    init(capacity: Int = 64) {
+    package init(capacity: Int = 64) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
 
     deinit { base.deallocate() }
 
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    @inline(__always) mutating func append(_ byte: UInt8) {
+    @inline(__always) package mutating func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }
         base[count] = byte
         count += 1
@@ -217,7 +217,7 @@ struct JSONOutput: ~Copyable {
         return true
     }
 
-    @inline(__always) mutating func append(_ text: StaticString) {
+    @inline(__always) package mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 

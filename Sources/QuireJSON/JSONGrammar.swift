@@ -2,7 +2,7 @@
 /// every problem, and `FlowReader`, the flows' fast path, which gives up at the first one and
 /// leaves the naming to the parser. Each piece reports what went wrong as a small enum; the
 /// parser turns it into its message.
-enum JSONGrammar {
+package enum JSONGrammar {
     enum EscapeProblem: Error {
         /// The document ends inside the escape.
         case truncated
@@ -74,7 +74,7 @@ enum JSONGrammar {
         return value
     }
 
-    enum UTF8Problem: Error {
+    package enum UTF8Problem: Error {
         /// The byte cannot start a character.
         case badLead
         /// The character runs past `end`.
@@ -89,7 +89,7 @@ enum JSONGrammar {
     /// the well-formed sequences of the Unicode standard (table 3-7): the lead byte sets the
     /// length and the range of the second byte, which is what rules out the three.
     @inline(__always)
-    static func utf8Length<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at: Int, end: Int) throws(UTF8Problem) -> Int
+    package static func utf8Length<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at: Int, end: Int) throws(UTF8Problem) -> Int
     where Bytes.Index == Int {
         let length: Int
         var second: ClosedRange<UInt8> = 0x80...0xBF

@@ -13,7 +13,7 @@
 /// (`Session.SnapshotReader`) share. A reader records problems by JSON path in its
 /// `DocumentReader`, which places them in the document only when there are any; on a syntax
 /// error (`JSONScanError`) the reader stops, and `JSONParser` reads the document again to name it.
-protocol JSONScanning {
+package protocol JSONScanning {
     var bytes: UnsafeBufferPointer<UInt8> { get }
     var limits: JSONLimits { get }
     /// The path of the value read in its document (`$.flow` for a script's inline flow).
@@ -32,10 +32,12 @@ protocol JSONScanning {
 }
 
 /// The document is not well-formed JSON (or breaks a `JSONLimits` cap): `JSONParser` says why.
-struct JSONScanError: Error {}
+package struct JSONScanError: Error {
+    package init() {}
+}
 
 /// One step of the path being read: a key (one of a list, decoded, or as its bytes), or an index.
-enum JSONStep {
+package enum JSONStep {
     case key(StaticString)
     case name(String)
     /// A key written without escapes, as its bytes.
@@ -45,38 +47,40 @@ enum JSONStep {
 
 /// The keys of an object besides the known ones, in document order, and as a set: a
 /// repeated one is found with a lookup, so 20,000 unknown keys are read in linear time.
-struct OtherKeys {
-    var names: [String] = []
-    var seen = Set<String>()
+package struct OtherKeys {
+    package var names: [String] = []
+    package var seen = Set<String>()
+    package init() {}
 }
 
 /// The keys an object of one kind may have, as an enum: its cases, in order, are the keys
 /// spelled in `names` (a typed key instead of an index into a list of names).
-protocol ObjectKey: RawRepresentable, CaseIterable where RawValue == Int {
+package protocol ObjectKey: RawRepresentable, CaseIterable where RawValue == Int {
     /// Each case's key as the document spells it, in the order of the cases.
     static var names: [StaticString] { get }
 }
 
 extension ObjectKey {
     /// The key as the document spells it.
-    var name: StaticString { Self.names[rawValue] }
+    package var name: StaticString { Self.names[rawValue] }
 }
 
 /// Which known keys of an object were read, as bits.
-struct KeysSeen {
-    var bits: UInt32 = 0
+package struct KeysSeen {
+    package var bits: UInt32 = 0
+    package init() {}
     /// False when the key was read before.
-    mutating func first(_ index: Int) -> Bool {
+    package mutating func first(_ index: Int) -> Bool {
         let bit: UInt32 = 1 << UInt32(index)
         guard bits & bit == 0 else { return false }
         bits |= bit
         return true
     }
-    func has(_ index: Int) -> Bool { bits & (1 << UInt32(index)) != 0 }
-    func has(_ key: some ObjectKey) -> Bool { has(key.rawValue) }
+    package func has(_ index: Int) -> Bool { bits & (1 << UInt32(index)) != 0 }
+    package func has(_ key: some ObjectKey) -> Bool { has(key.rawValue) }
 }
 
-enum MemberKey {
+package enum MemberKey {
     case known(Int)
     /// A key not in the list (its value not read).
     case other(String)
@@ -88,7 +92,7 @@ extension JSONScanning {
     // MARK: Problems and paths
 
     /// The path being read.
-    func path() -> JSONPath {
+    package func path() -> JSONPath {
         var components = prefix.components
         components.reserveCapacity(components.count + steps.count + 1)
         for step in steps {
@@ -103,12 +107,12 @@ extension JSONScanning {
     }
 
     /// A problem with the value being read (or the member `key` of it).
-    mutating func problem(_ message: String, at key: String? = nil, onKey: Bool = false) {
+    package mutating func problem(_ message: String, at key: String? = nil, onKey: Bool = false) {
         document.error(key.map { path() + $0 } ?? path(), message, onKey: onKey)
     }
 
     /// Whether two ranges of `bytes` hold the same bytes.
-    @inline(__always) func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    @inline(__always) package func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
         Self.equal(bytes.baseAddress! + a.lowerBound, a.count, bytes.baseAddress! + b.lowerBound, b.count)
     }
 
@@ -129,44 +133,44 @@ extension JSONScanning {
         return true
     }
 
-    @inline(__always) func makeString(_ range: Range<Int>) -> String {
+    @inline(__always) package func makeString(_ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// The string here (the caller has seen its quote).
-    mutating func stringValue() throws(JSONScanError) -> String {
+    package mutating func stringValue() throws(JSONScanError) -> String {
         skipWhitespace()
         let range = try scanString()
         return usedScratch ? String(decoding: scratch, as: UTF8.self) : makeString(range)
     }
 
     /// The string here, or nil after "\(what) must be a string, not …".
-    mutating func string(_ what: @autoclosure () -> String) throws(JSONScanError) -> String? {
+    package mutating func string(_ what: @autoclosure () -> String) throws(JSONScanError) -> String? {
         if try peek() == UInt8(ascii: "\"") { return try stringValue() }
         _ = document.string(try value(), at: path(), what: what())
         return nil
     }
 
-    mutating func bool(_ what: String) throws(JSONScanError) -> Bool? {
+    package mutating func bool(_ what: String) throws(JSONScanError) -> Bool? {
         let value = try value()
         if case .bool(let bool) = value { return bool }
         return document.bool(value, at: path(), what: what)
     }
 
-    mutating func integer(_ what: String, in range: ClosedRange<Int>) throws(JSONScanError) -> Int? {
+    package mutating func integer(_ what: String, in range: ClosedRange<Int>) throws(JSONScanError) -> Int? {
         let value = try value()
         if let integer = value.intValue, range.contains(integer) { return integer }
         return document.integer(value, at: path(), what: what, in: range)
     }
 
     /// Whether the value here is an object; else it is read and reported as not one.
-    mutating func isObject(_ what: String) throws(JSONScanError) -> Bool {
+    package mutating func isObject(_ what: String) throws(JSONScanError) -> Bool {
         if try peek() == UInt8(ascii: "{") { return true }
         _ = document.object(try value(), at: path(), what: what)
         return false
     }
 
-    mutating func isArray(_ what: String) throws(JSONScanError) -> Bool {
+    package mutating func isArray(_ what: String) throws(JSONScanError) -> Bool {
         if try peek() == UInt8(ascii: "[") { return true }
         _ = document.array(try value(), at: path(), what: what)
         return false
@@ -174,14 +178,14 @@ extension JSONScanning {
 
     /// Steps over a UTF-8 byte order mark and whitespace to the document's value; throws for an
     /// empty document.
-    mutating func startDocument() throws(JSONScanError) {
+    package mutating func startDocument() throws(JSONScanError) {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
         skipWhitespace()
         guard at < bytes.count else { throw JSONScanError() }
     }
 
     /// Only whitespace may follow the document's value.
-    mutating func finishDocument() throws(JSONScanError) {
+    package mutating func finishDocument() throws(JSONScanError) {
         skipWhitespace()
         guard at == bytes.count else { throw JSONScanError() }
     }
@@ -189,7 +193,7 @@ extension JSONScanning {
     /// Any value, as a `JSONValue`: a repeated key in it is reported and the first value kept.
     /// Without `keepingPath` no path is kept and a repeated key ends the read instead (a caller
     /// that meets it reads the document again, with a reader that names it).
-    mutating func value(keepingPath: Bool = true) throws(JSONScanError) -> JSONValue {
+    package mutating func value(keepingPath: Bool = true) throws(JSONScanError) -> JSONValue {
         skipWhitespace()
         guard at < bytes.count else { throw JSONScanError() }
         switch bytes[at] {
@@ -231,7 +235,7 @@ extension JSONScanning {
 
     /// Steps over the value here, checking it as `value()` does without building it (repeated
     /// keys are not looked for).
-    mutating func skip() throws(JSONScanError) {
+    package mutating func skip() throws(JSONScanError) {
         switch try peek() {
         case UInt8(ascii: "{"):
             guard try beginObject() else { return }
@@ -255,7 +259,7 @@ extension JSONScanning {
 
     /// Reports a repeated key (the step of its member is on `steps`); its value is read past
     /// unless `read` is false (the caller reads it).
-    mutating func duplicate(keyAt: Int, read: Bool = true) throws(JSONScanError) {
+    package mutating func duplicate(keyAt: Int, read: Bool = true) throws(JSONScanError) {
         if reportsDuplicates { document.duplicateKey(path(), offset: keyAt) }
         if read { _ = try value() }
     }
@@ -266,7 +270,7 @@ extension JSONScanning {
     /// to tell a repeated one).
     /// A member's name, read up to and including its colon, and where its key starts (for a
     /// repeated key's problem).
-    mutating func memberName() throws(JSONScanError) -> (name: String, keyAt: Int) {
+    package mutating func memberName() throws(JSONScanError) -> (name: String, keyAt: Int) {
         skipWhitespace()
         let keyAt = at
         let key = try keyHere()
@@ -275,7 +279,9 @@ extension JSONScanning {
         return (name, keyAt)
     }
 
-    mutating func memberKey(_ keys: [StaticString], _ seen: inout KeysSeen, others: inout OtherKeys) throws(JSONScanError) -> MemberKey {
+    package mutating func memberKey(_ keys: [StaticString], _ seen: inout KeysSeen, others: inout OtherKeys) throws(JSONScanError)
+        -> MemberKey
+    {
         skipWhitespace()
         let keyAt = at
         let range = try keyHere()
@@ -301,7 +307,7 @@ extension JSONScanning {
 
     /// A member's key: the index of a known key, or nil when it was unknown (reported as such
     /// when `what` names the object, with a hint, and its value read past) or repeated.
-    mutating func member(_ keys: [StaticString], _ seen: inout KeysSeen, _ others: inout OtherKeys, what: String?)
+    package mutating func member(_ keys: [StaticString], _ seen: inout KeysSeen, _ others: inout OtherKeys, what: String?)
         throws(JSONScanError) -> Int?
     {
         switch try memberKey(keys, &seen, others: &others) {
@@ -321,26 +327,26 @@ extension JSONScanning {
     }
 
     /// A member's key of the object kind `Key`, or nil as `member(_:_:_:what:)` says.
-    mutating func member<Key: ObjectKey>(_: Key.Type, _ seen: inout KeysSeen, _ others: inout OtherKeys, what: String?)
+    package mutating func member<Key: ObjectKey>(_: Key.Type, _ seen: inout KeysSeen, _ others: inout OtherKeys, what: String?)
         throws(JSONScanError) -> Key?
     {
         try member(Key.names, &seen, &others, what: what).flatMap(Key.init(rawValue:))
     }
 
-    mutating func peek() throws(JSONScanError) -> UInt8 {
+    package mutating func peek() throws(JSONScanError) -> UInt8 {
         skipWhitespace()
         guard at < bytes.count else { throw JSONScanError() }
         return bytes[at]
     }
 
     /// Reads `{`; false for an empty object (whose `}` is read too).
-    mutating func beginObject() throws(JSONScanError) -> Bool {
+    package mutating func beginObject() throws(JSONScanError) -> Bool {
         skipWhitespace()
         guard at < bytes.count, bytes[at] == UInt8(ascii: "{") else { throw JSONScanError() }
         return try enter(UInt8(ascii: "}"))
     }
 
-    mutating func beginArray() throws(JSONScanError) -> Bool {
+    package mutating func beginArray() throws(JSONScanError) -> Bool {
         skipWhitespace()
         guard at < bytes.count, bytes[at] == UInt8(ascii: "[") else { throw JSONScanError() }
         return try enter(UInt8(ascii: "]"))
@@ -360,8 +366,8 @@ extension JSONScanning {
     }
 
     /// After a member: true after `,` (another member follows), false after the closing `}`.
-    mutating func nextMember() throws(JSONScanError) -> Bool { try next(UInt8(ascii: "}")) }
-    mutating func nextElement() throws(JSONScanError) -> Bool { try next(UInt8(ascii: "]")) }
+    package mutating func nextMember() throws(JSONScanError) -> Bool { try next(UInt8(ascii: "}")) }
+    package mutating func nextElement() throws(JSONScanError) -> Bool { try next(UInt8(ascii: "]")) }
 
     mutating func next(_ close: UInt8) throws(JSONScanError) -> Bool {
         skipWhitespace()
@@ -377,18 +383,18 @@ extension JSONScanning {
     }
 
     /// A key, as a range of `bytes` (or decoded into `scratch` when it holds escapes).
-    mutating func anyKey() throws(JSONScanError) -> Range<Int> {
+    package mutating func anyKey() throws(JSONScanError) -> Range<Int> {
         skipWhitespace()
         return try keyHere()
     }
 
     /// A key at `at`, the whitespace before it skipped already (`anyKey`).
-    mutating func keyHere() throws(JSONScanError) -> Range<Int> {
+    package mutating func keyHere() throws(JSONScanError) -> Range<Int> {
         guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw JSONScanError() }
         return try scanString()
     }
 
-    mutating func colon() throws(JSONScanError) {
+    package mutating func colon() throws(JSONScanError) {
         skipWhitespace()
         guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw JSONScanError() }
         at += 1
@@ -397,7 +403,7 @@ extension JSONScanning {
     // (`match` and `isUTF8` are static: they need only the bytes, not a copy of the reader.)
 
     /// The index of the word in `words` that `bytes[range]` holds, if any.
-    static func match(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ words: [StaticString]) -> Int? {
+    package static func match(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ words: [StaticString]) -> Int? {
         let start = bytes.baseAddress! + range.lowerBound
         for (index, word) in words.enumerated() where equal(start, range.count, word.utf8Start, word.utf8CodeUnitCount) {
             return index
@@ -405,11 +411,11 @@ extension JSONScanning {
         return nil
     }
 
-    static func match(_ decoded: UnsafeBufferPointer<UInt8>, _ words: [StaticString]) -> Int? {
+    package static func match(_ decoded: UnsafeBufferPointer<UInt8>, _ words: [StaticString]) -> Int? {
         match(decoded, 0..<decoded.count, words)
     }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         var index = at
         while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
         at = index
@@ -422,7 +428,7 @@ extension JSONScanning {
         }
     }
 
-    mutating func literal(_ word: StaticString) throws(JSONScanError) {
+    package mutating func literal(_ word: StaticString) throws(JSONScanError) {
         let count = word.utf8CodeUnitCount
         guard at + count <= bytes.count, memcmp(bytes.baseAddress! + at, word.utf8Start, count) == 0 else {
             throw JSONScanError()
@@ -435,7 +441,7 @@ extension JSONScanning {
     /// Reads a string from its opening quote, checking it as `JSONParser` does; returns the
     /// range of its content. When it holds escapes, the decoded bytes are in `scratch`
     /// (`usedScratch`).
-    mutating func scanString() throws(JSONScanError) -> Range<Int> {
+    package mutating func scanString() throws(JSONScanError) -> Range<Int> {
         let base = bytes.baseAddress!
         let count = bytes.count
         let start = at + 1
@@ -530,7 +536,7 @@ extension JSONScanning {
 
     /// Whether `bytes[range]` is strict UTF-8 (no overlongs, surrogates or scalars past U+10FFFF):
     /// `JSONGrammar.utf8Length`'s rule, character by character.
-    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    package static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var index = range.lowerBound
         while index < range.upperBound {
             if bytes[index] < 0x80 {
