@@ -79,18 +79,17 @@ struct FrameStatistics {
 }
 
 /// Runs what is asked of it once, after a window's first frame is painted (the frame clock's
-/// `after-paint`, connected from the window's first tick, when the clock exists).
+/// `after-paint`, connected from the window's first tick, when the clock exists). It holds no
+/// reference to the window: a window closed by the user must go (the app quits with its last
+/// window, which a reference held here kept alive).
 @MainActor
 final class FirstFrame {
     private var actions: [@MainActor () -> Void] = []
     private var painted = false
     private var clock: ObjectRef?
-    private let window: ObjectRef
 
-    init(_ window: ObjectRef) { self.window = window }
-
-    /// Runs `body` after the first frame (at once after it, when it was already painted: never).
-    func then(_ body: @escaping @MainActor () -> Void) {
+    /// Runs `body` after `window`'s first frame (never, when it was already painted).
+    func then(_ window: ObjectRef, _ body: @escaping @MainActor () -> Void) {
         guard !painted else { return }
         actions.append(body)
         guard actions.count == 1 else { return }

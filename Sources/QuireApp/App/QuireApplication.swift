@@ -229,22 +229,22 @@ public final class QuireApplication {
             watcher = FlowWatch(path: path, flow: flow) { [weak self] loaded in self?.flowSaved(loaded) }
         }
         if options.measureStart != nil { marks.append(("content-built", Int(g_get_monotonic_time()))) }
-        let firstFrame = FirstFrame(window)
+        let firstFrame = FirstFrame()
         self.firstFrame = firstFrame
-        if options.measureStart != nil { firstFrame.then { [weak self] in self?.reportFirstFrame() } }
+        if options.measureStart != nil { firstFrame.then(window) { [weak self] in self?.reportFirstFrame() } }
         if options.exitAfterFirstFrame {
             // Through the main queue on purpose: see `Options.exitAfterFirstFrame`.
-            firstFrame.then { [weak self] in Task { @MainActor in self?.quit() } }
+            firstFrame.then(window) { [weak self] in Task { @MainActor in self?.quit() } }
         }
         if options.printState {
-            firstFrame.then { [weak self] in self?.printState() }
+            firstFrame.then(window) { [weak self] in self?.printState() }
         }
         if let events = options.drive {
-            firstFrame.then { [weak self] in self?.drive(events) }
+            firstFrame.then(window) { [weak self] in self?.drive(events) }
         }
         if options.pageThrough > 0 {
             let moves = options.pageThrough
-            firstFrame.then { [weak self] in self?.pageThrough(moves) }
+            firstFrame.then(window) { [weak self] in self?.pageThrough(moves) }
         }
     }
 

@@ -8,7 +8,8 @@ import GtkBindings
 @MainActor
 final class WatchNotice {
     let label = Label()
-    private let window: Window
+    /// Held weakly: a window closed by the user must go (the app quits with its last window).
+    private weak var window: Window?
     private var clock: FrameClock?
 
     init(window: Window) {
@@ -31,7 +32,7 @@ final class WatchNotice {
 
     /// Runs `body` with the monotonic time (µs) once the window's next frame is painted.
     func whenPainted(_ body: @escaping @MainActor (Int) -> Void) {
-        guard let clock = gtk_widget_get_frame_clock(quire_widget(window.pointer)) else { return }
+        guard let window, let clock = gtk_widget_get_frame_clock(quire_widget(window.pointer)) else { return }
         let frames = FrameClock(UnsafeMutableRawPointer(clock))
         self.clock?.disconnectAll()
         self.clock = frames
